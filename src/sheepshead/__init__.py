@@ -1,0 +1,1 @@
+"""Sheepshead: Wisconsin's classic card game."""

@@ -1,0 +1,196 @@
+"""Actions: what a seat may do, as small frozen values with a record text form.
+
+``str(action)`` is the record's verb text without the seat (``bury 8S TH``,
+``call AC unknown 7H``); ``parse_action`` reads it back, accepting ``10D`` and a
+bury in any order. A ``Move`` is an action with its seat, written ``2 pick``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import NamedTuple
+
+from sheepshead.cards import DECK, Card
+
+__all__ = [
+    "Action",
+    "Alone",
+    "Bury",
+    "Call",
+    "Crack",
+    "IllegalAction",
+    "Move",
+    "Name",
+    "NoCrack",
+    "Pass",
+    "Pick",
+    "Play",
+    "parse_action",
+    "parse_move",
+]
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here. ``reason`` says why, for a person."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    def __str__(self) -> str:
+        return "pick"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Bury:
+    """The cards the picker lays away, kept in byte order of their text."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        cards = self.cards
+        if any(a.text > b.text for a, b in pairwise(cards)):
+            object.__setattr__(self, "cards", tuple(sorted(cards, key=lambda c: c.text)))
+
+    def __str__(self) -> str:
+        return "bury " + " ".join(c.text for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Call a card (an ace, a ten, or under the jack-of-diamonds rule JD or JH);
+    ``unknown`` is the picker's face-down card of an unknown call."""
+
+    card: Card
+    unknown: Card | None = None
+
+    def __str__(self) -> str:
+        if self.unknown is None:
+            return f"call {self.card.text}"
+        return f"call {self.card.text} unknown {self.unknown.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class Alone:
+    def __str__(self) -> str:
+        return "alone"
+
+
+@dataclass(frozen=True, slots=True)
+class Crack:
+    def __str__(self) -> str:
+        return "crack"
+
+
+@dataclass(frozen=True, slots=True)
+class NoCrack:
+    def __str__(self) -> str:
+        return "nocrack"
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """The dealer names the trick (1-based) whose winner takes a leaster's blind."""
+
+    trick: int
+
+    def __str__(self) -> str:
+        return f"name {self.trick}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {self.card.text}"
+
+
+Action = Pick | Pass | Bury | Call | Alone | Crack | NoCrack | Name | Play
+
+PICK = Pick()
+PASS = Pass()
+ALONE = Alone()
+CRACK = Crack()
+NOCRACK = NoCrack()
+#: One Play per card, so legal lists and lookups share objects.
+PLAYS: dict[Card, Play] = {card: Play(card) for card in DECK}
+
+
+def play_of(card: Card) -> Play:
+    return PLAYS[card]
+
+
+class Move(NamedTuple):
+    """An action and the seat that took it: one entry of a record's ``actions``."""
+
+    seat: int
+    action: Action
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.action}"
+
+
+_SIMPLE: dict[str, Action] = {
+    "pick": PICK,
+    "pass": PASS,
+    "alone": ALONE,
+    "crack": CRACK,
+    "nocrack": NOCRACK,
+}
+
+
+def parse_action(text: str) -> Action:
+    """Read an action's verb text (no seat). Raises ValueError saying what is wrong."""
+    if not isinstance(text, str):
+        raise ValueError(f"an action is text such as 'play QC', not {text!r}")
+    words = text.split()
+    if not words:
+        raise ValueError("empty action")
+    verb, args = words[0], words[1:]
+    if verb in _SIMPLE:
+        if args:
+            raise ValueError(f"'{verb}' takes nothing after it")
+        return _SIMPLE[verb]
+    if verb == "play":
+        if len(args) != 1:
+            raise ValueError("'play' takes one card, such as 'play QC'")
+        return play_of(Card.parse(args[0]))
+    if verb == "bury":
+        if not args:
+            raise ValueError("'bury' takes the cards to bury, such as 'bury 8S TH'")
+        cards = tuple(Card.parse(a) for a in args)
+        if len(set(cards)) != len(cards):
+            raise ValueError("a bury names each card once")
+        return Bury(cards)
+    if verb == "call":
+        if len(args) == 1:
+            return Call(Card.parse(args[0]))
+        if len(args) == 3 and args[1] == "unknown":
+            return Call(Card.parse(args[0]), Card.parse(args[2]))
+        raise ValueError("'call' takes a card, then optionally 'unknown' and a card")
+    if verb == "name":
+        if len(args) != 1 or not args[0].isdigit() or not args[0].isascii():
+            raise ValueError("'name' takes a trick number, such as 'name 3'")
+        return Name(int(args[0]))
+    raise ValueError(f"unknown action verb {verb!r}")
+
+
+def parse_move(text: str) -> Move:
+    """Read ``"<seat> <verb> [args]"``."""
+    if not isinstance(text, str):
+        raise ValueError(f"an action is text such as '1 play QC', not {text!r}")
+    seat_text, _, rest = text.strip().partition(" ")
+    if not (seat_text.isdigit() and seat_text.isascii()):
+        raise ValueError(f"an action starts with its seat number: {text!r}")
+    return Move(int(seat_text), parse_action(rest))

@@ -1,0 +1,82 @@
+"""Dealing from a seed: a shuffle any program can re-derive, and no seed can be guessed from.
+
+The algorithm (``docs/dealing.md`` has it in full, with test vectors):
+
+1. Start from the canonical deck ``7C 8C 9C TC JC QC KC AC 7S ... AD`` (``cards.DECK``).
+2. Make a stream of bytes: SHA-256(seed || counter), counter a 4-byte big-endian
+   integer counting 0, 1, 2, ..., each digest appended in turn.
+3. Read the stream as 4-byte big-endian unsigned words. To draw a number below ``m``,
+   take words until one is below ``2**32 - (2**32 % m)`` (rejection sampling, so every
+   value is equally likely) and answer that word modulo ``m``.
+4. Fisher-Yates: for ``i`` from 31 down to 1, draw ``j`` below ``i + 1`` and swap
+   positions ``i`` and ``j``.
+5. Seat 0 gets the first ``k`` cards of the shuffled deck, seat 1 the next ``k``, and so
+   on; the blind is the last cards (``k`` and the blind's size from the deal table).
+
+It uses nothing but SHA-256, so it gives the same deal in every language and every
+Python version, unlike the ``random`` module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from sheepshead.cards import DECK, Card
+
+ALGORITHM = "sheepshead-deal/1"
+
+
+class _Stream:
+    """Unbiased draws from the SHA-256 counter stream of one seed."""
+
+    __slots__ = ("_buffer", "_counter", "_offset", "_seed")
+
+    def __init__(self, seed: bytes) -> None:
+        self._seed = seed
+        self._counter = 0
+        self._buffer = b""
+        self._offset = 0
+
+    def _word(self) -> int:
+        if self._offset + 4 > len(self._buffer):
+            self._buffer = hashlib.sha256(self._seed + self._counter.to_bytes(4, "big")).digest()
+            self._counter += 1
+            self._offset = 0
+        word = int.from_bytes(self._buffer[self._offset : self._offset + 4], "big")
+        self._offset += 4
+        return word
+
+    def below(self, m: int) -> int:
+        limit = (1 << 32) - ((1 << 32) % m)
+        while True:
+            word = self._word()
+            if word < limit:
+                return word % m
+
+
+def shuffle(seed: bytes) -> tuple[Card, ...]:
+    """The 32 cards in the order the seed shuffles them."""
+    if not isinstance(seed, bytes):
+        raise TypeError("a seed is bytes")
+    deck = list(DECK)
+    stream = _Stream(seed)
+    for i in range(len(deck) - 1, 0, -1):
+        j = stream.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def deal_cards(
+    seed: bytes, players: int, cards_per_seat: int
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """Each seat's cards (seat 0 first) and the blind, from the seed's shuffle."""
+    order = shuffle(seed)
+    hands = tuple(
+        order[seat * cards_per_seat : (seat + 1) * cards_per_seat] for seat in range(players)
+    )
+    return hands, order[players * cards_per_seat :]
+
+
+def seed_commitment(seed: bytes) -> str:
+    """The SHA-256 of a seed, in hex: shown before a hand, checked against the seed after."""
+    return hashlib.sha256(seed).hexdigest()

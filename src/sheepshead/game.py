@@ -1,0 +1,752 @@
+"""One hand of Sheepshead, from the deal to the score, as an immutable state.
+
+``Game.deal(rules, dealer, seed)`` deals; ``legal_actions()`` lists what the seat
+to act may do (sorted by text); ``apply(action)`` returns the next state or raises
+``IllegalAction`` with the reason; ``view(seat)`` is what one seat may know;
+``result()`` scores a finished hand. A hand is its deal plus its moves, so any
+state can be rebuilt by replaying them (see ``record.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from sheepshead.actions import (
+    ALONE,
+    CRACK,
+    NOCRACK,
+    PASS,
+    PICK,
+    PLAYS,
+    Action,
+    Alone,
+    Bury,
+    Call,
+    Crack,
+    IllegalAction,
+    Move,
+    Name,
+    NoCrack,
+    Pass,
+    Pick,
+    Play,
+)
+from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
+from sheepshead.deal import deal_cards
+from sheepshead.rules import (
+    JdPickerHolds,
+    LeasterBlind,
+    NobodyPicks,
+    PartnerRule,
+    Result,
+    Rules,
+    picker_result,
+    picker_scores,
+)
+
+if TYPE_CHECKING:
+    from sheepshead.view import SeatView
+
+_TEXT = attrgetter("text")
+JD = Card(Rank.JACK, Suit.DIAMONDS)
+JH = Card(Rank.JACK, Suit.HEARTS)
+
+
+class Phase(StrEnum):
+    PICKING = "picking"
+    BURYING = "burying"
+    CALLING = "calling"
+    CRACKING = "cracking"
+    NAMING = "naming"
+    PLAYING = "playing"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: who led, the cards in the order played, and (once complete) who won it."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    @property
+    def points(self) -> int:
+        return sum(card.points for card in self.cards)
+
+    def seat_of(self, index: int, players: int) -> int:
+        return (self.leader + index) % players
+
+    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
+        return tuple(((self.leader + i) % players, card) for i, card in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The score of a finished hand, as ``sheepshead check`` reports it."""
+
+    picker: int | None
+    partners: tuple[int, ...]
+    alone: bool
+    leaster: bool
+    tricks: tuple[Trick, ...]
+    #: [picker side, defenders] with the bury; one per seat in a leaster; None for a doubler.
+    points: tuple[int, ...] | None
+    result: Result
+    scores: tuple[int, ...]
+    #: Everything the hand's scores were multiplied by (record multiplier, cracks, bump).
+    multiplier: int
+
+
+def _suit_word(suit: Suit | None) -> str:
+    return "trump" if suit is None else suit.plural
+
+
+class Game:
+    """One hand. Immutable: ``apply`` returns a new ``Game``.
+
+    Public attributes (read-only): ``rules``, ``dealer``, ``multiplier``, ``dealt``
+    (each seat's dealt cards), ``blind``, ``moves``, ``phase``, ``turn`` (the seat to
+    act, None when done), ``hands`` (each seat's cards now), ``picker``, ``bury``,
+    ``called`` (the called card), ``unknown`` (the picker's face-down card),
+    ``alone``, ``partners``, ``cracks``, ``named_trick``, ``tricks`` (complete) and
+    ``trick_leader`` / ``trick_cards`` (the trick being played).
+    """
+
+    rules: Rules
+    dealer: int
+    multiplier: int
+    dealt: tuple[tuple[Card, ...], ...]
+    blind: tuple[Card, ...]
+    moves: tuple[Move, ...]
+    phase: Phase
+    turn: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    picker: int | None
+    bury: tuple[Card, ...]
+    called: Card | None
+    unknown: Card | None
+    alone: bool
+    partners: frozenset[int]
+    cracks: tuple[int, ...]
+    named_trick: int | None
+    tricks: tuple[Trick, ...]
+    trick_leader: int
+    trick_cards: tuple[Card, ...]
+    #: The suit that follows the duties of a call (ace, ten or unknown), else None.
+    called_suit: Suit | None
+    #: Index of the trick in which the called suit was first led, None before.
+    called_led_at: int | None
+    _legal: tuple[Action, ...] | None
+
+    # Construction -------------------------------------------------------
+
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, seed: bytes, multiplier: int = 1) -> Game:
+        """Deal a hand from a seed (``deal.py`` documents the shuffle)."""
+        hands, blind = deal_cards(seed, rules.players, rules.cards_per_seat)
+        return cls.from_deal(rules, dealer, hands, blind, multiplier)
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: Rules,
+        dealer: int,
+        hands: Sequence[Iterable[Card]],
+        blind: Iterable[Card],
+        multiplier: int = 1,
+    ) -> Game:
+        """Start a hand from given cards. Raises ValueError if the deal is not a full deck."""
+        n = rules.players
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        if type(multiplier) is not int or multiplier < 1:
+            raise ValueError(f"multiplier must be a positive integer, not {multiplier!r}")
+        hand_tuples = tuple(tuple(h) for h in hands)
+        blind_tuple = tuple(blind)
+        if len(hand_tuples) != n:
+            raise ValueError(f"{n} players need {n} hands, not {len(hand_tuples)}")
+        for seat, cards in enumerate(hand_tuples):
+            if len(cards) != rules.cards_per_seat:
+                raise ValueError(
+                    f"seat {seat} must be dealt {rules.cards_per_seat} cards, not {len(cards)}"
+                )
+        if len(blind_tuple) != rules.blind_size:
+            raise ValueError(
+                f"the blind must hold {rules.blind_size} cards, not {len(blind_tuple)}"
+            )
+        seen: set[Card] = set()
+        for card in (*(c for h in hand_tuples for c in h), *blind_tuple):
+            if not isinstance(card, Card):
+                raise ValueError(f"not a card: {card!r}")
+            if card in seen:
+                raise ValueError(f"card {card} is dealt twice")
+            seen.add(card)
+        if len(seen) != len(DECK):
+            raise ValueError("the deal must hold every card exactly once")
+        game = object.__new__(cls)
+        game.__dict__.update(
+            rules=rules,
+            dealer=dealer,
+            multiplier=multiplier,
+            dealt=hand_tuples,
+            blind=blind_tuple,
+            moves=(),
+            phase=Phase.PICKING,
+            turn=(dealer + 1) % n,
+            hands=hand_tuples,
+            picker=None,
+            bury=(),
+            called=None,
+            unknown=None,
+            alone=False,
+            partners=frozenset(),
+            cracks=(),
+            named_trick=None,
+            tricks=(),
+            trick_leader=(dealer + 1) % n,
+            trick_cards=(),
+            called_suit=None,
+            called_led_at=None,
+            _legal=None,
+        )
+        return game
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError("a Game is immutable: apply() returns a new one")
+
+    def _evolve(self, **changes: Any) -> Game:
+        new = object.__new__(Game)
+        state = self.__dict__.copy()
+        state.update(changes)
+        state["_legal"] = None
+        object.__setattr__(new, "__dict__", state)
+        return new
+
+    # Facts --------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def is_done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def is_leaster(self) -> bool:
+        """Everyone passed and the table plays a leaster."""
+        return (
+            self.picker is None
+            and self.phase is not Phase.PICKING
+            and self.rules.nobody_picks is NobodyPicks.LEASTER
+        )
+
+    @property
+    def is_doubler(self) -> bool:
+        return self.picker is None and self.phase is Phase.DONE and not self.tricks
+
+    def holds(self, seat: int, card: Card) -> bool:
+        """Whether the seat holds the card now; the picker's bury counts as held."""
+        return card in self.hands[seat] or (seat == self.picker and card in self.bury)
+
+    def holder_of(self, card: Card) -> int | None:
+        for seat, cards in enumerate(self.hands):
+            if card in cards:
+                return seat
+        return None
+
+    # Legal actions ------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action of the seat to act, sorted by text; () when done."""
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+            self.__dict__["_legal"] = legal
+        return legal
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        phase = self.phase
+        if phase is Phase.PLAYING:
+            return tuple(map(PLAYS.__getitem__, sorted(self.legal_cards(), key=_TEXT)))
+        if phase is Phase.PICKING:
+            if self.turn == self.dealer and self.rules.nobody_picks is NobodyPicks.FORCED_PICK:
+                return (PICK,)
+            return (PASS, PICK)
+        if phase is Phase.BURYING:
+            assert self.picker is not None
+            # Combinations of text-sorted cards come out in the text order of their records.
+            cards = sorted(self.hands[self.picker], key=_TEXT)
+            return tuple(map(Bury, combinations(cards, self.rules.blind_size)))
+        if phase is Phase.CALLING:
+            return tuple(sorted(self._legal_calls(), key=str))
+        if phase is Phase.CRACKING:
+            if self.turn in self.partners:
+                return (NOCRACK,)
+            return (CRACK, NOCRACK)
+        if phase is Phase.NAMING:
+            return tuple(sorted((Name(t) for t in range(1, self.rules.tricks + 1)), key=str))
+        return ()
+
+    def _legal_calls(self) -> list[Action]:
+        assert self.picker is not None
+        picker, rules = self.picker, self.rules
+        hand = self.hands[picker]
+        calls: list[Action] = []
+        if rules.partner is PartnerRule.JACK_OF_DIAMONDS:
+            if not self.holds(picker, JD):
+                calls.append(Call(JD))
+            elif rules.jd_picker_holds is JdPickerHolds.CALL_JACK_OF_HEARTS and not self.holds(
+                picker, JH
+            ):
+                calls.append(Call(JH))
+            else:
+                return [ALONE]
+        else:
+            aces_held = [self.holds(picker, ace_of(s)) for s in FAIL_SUITS]
+            for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
+                if not held and any(c.fail_suit is suit for c in hand):
+                    calls.append(Call(ace_of(suit)))
+            if not calls and all(aces_held):
+                if rules.call_ten:
+                    for suit in FAIL_SUITS:
+                        if not self.holds(picker, ten_of(suit)) and ace_of(suit) in hand:
+                            calls.append(Call(ten_of(suit)))
+            elif not calls and rules.call_unknown:
+                for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
+                    if not held and not any(c.fail_suit is suit for c in hand):
+                        calls.extend(Call(ace_of(suit), card) for card in hand)
+        if rules.alone or not calls:
+            calls.append(ALONE)
+        return calls
+
+    def _duty_card(self, seat: int) -> Card | None:
+        """The card this seat must keep until the called suit is first led, if any."""
+        suit = self.called_suit
+        if suit is None or self.called_led_at is not None:
+            return None
+        hand = self.hands[seat]
+        called = self.called
+        if called is not None and called in hand:
+            return called
+        if seat != self.picker:
+            return None
+        if self.unknown is not None:
+            return self.unknown
+        assert called is not None
+        if called.rank is Rank.TEN:
+            return ace_of(suit)
+        holding = [c for c in hand if c.fail_suit is suit]
+        return holding[0] if len(holding) == 1 else None
+
+    def _follows_as(self, seat: int, card: Card) -> Suit | None:
+        """The suit a card counts as: the unknown counts as the called suit."""
+        if card is self.unknown and seat == self.picker:
+            return self.called_suit
+        return card.fail_suit
+
+    def legal_cards(self) -> tuple[Card, ...]:
+        """The cards the seat to act may play now (in hand order)."""
+        if self.phase is not Phase.PLAYING:
+            return ()
+        seat = self.turn
+        assert seat is not None
+        hand = self.hands[seat]
+        if len(hand) == 1:
+            return hand
+        suit = self.called_suit
+        led_cards = self.trick_cards
+        if not led_cards:
+            if suit is not None and self.called_led_at is None:
+                called = self.called
+                assert called is not None
+                # The partner may lead the called suit only with the called card;
+                # the ten caller, only with that suit's ace.
+                if called in hand:
+                    return tuple(c for c in hand if c.fail_suit is not suit or c is called)
+                if seat == self.picker and called.rank is Rank.TEN:
+                    ace = ace_of(suit)
+                    return tuple(c for c in hand if c.fail_suit is not suit or c is ace)
+            return hand
+        led = self._follows_as(self.trick_leader, led_cards[0])
+        if self.unknown is not None and seat == self.picker:
+            follow = tuple(c for c in hand if self._follows_as(seat, c) is led)
+        else:
+            follow = tuple(c for c in hand if c.fail_suit is led)
+        if follow:
+            if suit is not None and led is suit and self.called_led_at == len(self.tricks):
+                called = self.called
+                assert called is not None
+                if called in follow:
+                    return (called,)
+                if seat == self.picker and called.rank is Rank.TEN:
+                    ace = ace_of(suit)
+                    if ace in follow:
+                        return (ace,)
+            return follow
+        duty = self._duty_card(seat)
+        if duty is not None:
+            return tuple(c for c in hand if c is not duty)
+        return hand
+
+    # Reasons ------------------------------------------------------------
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why the seat may not take the action now, or None if it may."""
+        seat, action = move.seat, move.action
+        if self.phase is Phase.DONE:
+            return "the hand is over"
+        if seat != self.turn:
+            if not 0 <= seat < self.players:
+                return f"there is no seat {seat} at a table of {self.players}"
+            return f"it is seat {self.turn}'s turn, not seat {seat}'s"
+        if action in self.legal_actions():
+            return None
+        return self._reason(seat, action)
+
+    def _reason(self, seat: int, action: Action) -> str:
+        phase = self.phase
+        verb = str(action).split(" ", 1)[0]
+        expected = {
+            Phase.PICKING: "pick or pass",
+            Phase.BURYING: "bury",
+            Phase.CALLING: "call a card or go alone",
+            Phase.CRACKING: "crack or not",
+            Phase.NAMING: "name the trick that takes the blind",
+            Phase.PLAYING: "play a card",
+        }[phase]
+        wrong_phase = {
+            Phase.PICKING: (Pick, Pass),
+            Phase.BURYING: (Bury,),
+            Phase.CALLING: (Call, Alone),
+            Phase.CRACKING: (Crack, NoCrack),
+            Phase.NAMING: (Name,),
+            Phase.PLAYING: (Play,),
+        }[phase]
+        if not isinstance(action, wrong_phase):
+            return f"seat {seat} must {expected} now, not {verb}"
+        match action:
+            case Pass():
+                return "everyone else passed: the dealer must pick"
+            case Bury(cards):
+                return self._bury_reason(seat, cards)
+            case Call() | Alone():
+                return self._call_reason(action)
+            case Crack():
+                return "the picker's partner may not crack"
+            case Name(trick):
+                return f"name a trick from 1 to {self.rules.tricks}, not {trick}"
+            case Play(card):
+                return self._play_reason(seat, card)
+        return f"seat {seat} may not {action} now"
+
+    def _bury_reason(self, seat: int, cards: tuple[Card, ...]) -> str:
+        size = self.rules.blind_size
+        if len(cards) != size:
+            return f"the picker buries {size} cards, not {len(cards)}"
+        for card in cards:
+            if card not in self.hands[seat]:
+                return f"the picker does not hold {card}"
+        return "that bury is not allowed"
+
+    def _call_reason(self, action: Action) -> str:
+        assert self.picker is not None
+        legal = self.legal_actions()
+        if isinstance(action, Alone):
+            return "going alone is not allowed while a partner can be called"
+        assert isinstance(action, Call)
+        card = action.card
+        if self.rules.partner is PartnerRule.JACK_OF_DIAMONDS:
+            if card is JD and self.holds(self.picker, JD):
+                return "the picker holds the jack of diamonds and cannot call it"
+            return f"under the jack-of-diamonds rule the picker may {' or '.join(map(str, legal))}"
+        if self.holds(self.picker, card):
+            return f"the picker holds {card} and cannot call it"
+        if card.rank is Rank.TEN:
+            if not any(isinstance(a, Call) and a.card.rank is Rank.TEN for a in legal):
+                return "a ten may be called only by a picker who holds all three fail aces"
+            return f"{card} cannot be called: the picker must hold that suit's ace in hand"
+        if card.rank is not Rank.ACE or card.is_trump:
+            return f"{card} cannot be called: call a fail ace, or a ten"
+        has_suit = any(c.fail_suit is card.suit for c in self.hands[self.picker])
+        if action.unknown is None:
+            if not has_suit:
+                return f"the picker must hold a {card.suit.word} to call {card}" + (
+                    " (or call it with an unknown card)" if self.rules.call_unknown else ""
+                )
+            return f"{card} cannot be called now"
+        if not self.rules.call_unknown:
+            return "the unknown-card call is not played under these rules"
+        if has_suit:
+            return f"the picker holds a {card.suit.word}: call {card} without an unknown card"
+        if action.unknown not in self.hands[self.picker]:
+            return f"the unknown card must be in the picker's hand, and {action.unknown} is not"
+        return "an unknown card may be called only when no ace can be called"
+
+    def _play_reason(self, seat: int, card: Card) -> str:
+        hand = self.hands[seat]
+        if card not in hand:
+            return f"seat {seat} does not hold {card}"
+        suit = self.called_suit
+        who = "the picker" if seat == self.picker else f"seat {seat}"
+        if not self.trick_cards:
+            called = self.called
+            assert suit is not None and called is not None
+            keep = called if called in hand else ace_of(suit)
+            return f"{who} may lead {suit.plural} only with {keep} until {suit.plural} are led"
+        led = self._follows_as(self.trick_leader, self.trick_cards[0])
+        if self._follows_as(seat, card) is not led and any(
+            self._follows_as(seat, c) is led for c in hand
+        ):
+            return f"{who} must follow {_suit_word(led)}"
+        legal = self.legal_cards()
+        if len(legal) == 1 and legal[0] is not card and led is suit:
+            assert suit is not None
+            what = "the unknown card" if legal[0] is self.unknown else str(legal[0])
+            return f"{who} must play {what} on the first {suit.word} trick"
+        duty = self._duty_card(seat)
+        assert suit is not None
+        if duty is self.unknown:
+            return f"{who} must keep the unknown card until {suit.plural} are led"
+        if duty is self.called or (self.called is not None and self.called.rank is Rank.TEN):
+            return f"{who} must keep {duty} until {suit.plural} are led"
+        return f"{who} must keep a {suit.word} until {suit.plural} are led"
+
+    # Applying actions ---------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> Game:
+        """The state after the seat to act takes ``action``. Raises IllegalAction.
+
+        ``seat``, when given, must be the seat to act (records name every action's seat).
+        """
+        if seat is None:
+            seat = self.turn
+        if seat is None or seat != self.turn or action not in self.legal_actions():
+            raise IllegalAction(self.why_illegal(Move(-1 if seat is None else seat, action)) or "")
+        moves = (*self.moves, Move(seat, action))
+        if type(action) is Play:  # the common case, first
+            return self._play(seat, action.card, moves)
+        match action:
+            case Pick():
+                return self._pick(seat, moves)
+            case Pass():
+                return self._pass(seat, moves)
+            case Bury(cards):
+                return self._bury(seat, cards, moves)
+            case Call() | Alone():
+                return self._call(seat, action, moves)
+            case Crack() | NoCrack():
+                return self._crack(seat, isinstance(action, Crack), moves)
+            case Name(trick):
+                return self._evolve(
+                    moves=moves, named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader
+                )
+        raise IllegalAction(f"unknown action {action!r}")  # pragma: no cover
+
+    def apply_move(self, move: Move) -> Game:
+        return self.apply(move.action, move.seat)
+
+    @property
+    def _first_leader(self) -> int:
+        return (self.dealer + 1) % self.players
+
+    def _pick(self, seat: int, moves: tuple[Move, ...]) -> Game:
+        hands = list(self.hands)
+        hands[seat] = hands[seat] + self.blind
+        return self._evolve(
+            moves=moves, picker=seat, hands=tuple(hands), phase=Phase.BURYING, turn=seat
+        )
+
+    def _pass(self, seat: int, moves: tuple[Move, ...]) -> Game:
+        if seat != self.dealer:
+            return self._evolve(moves=moves, turn=(seat + 1) % self.players)
+        if self.rules.nobody_picks is NobodyPicks.DOUBLER:
+            return self._evolve(moves=moves, phase=Phase.DONE, turn=None)
+        if self.rules.leaster_blind is LeasterBlind.NAMED_TRICK:
+            return self._evolve(moves=moves, phase=Phase.NAMING, turn=self.dealer)
+        return self._evolve(moves=moves, phase=Phase.PLAYING, turn=self._first_leader)
+
+    def _bury(self, seat: int, cards: tuple[Card, ...], moves: tuple[Move, ...]) -> Game:
+        hands = list(self.hands)
+        hands[seat] = tuple(c for c in hands[seat] if c not in cards)
+        state = self._evolve(moves=moves, hands=tuple(hands), bury=cards)
+        if self.rules.partner is PartnerRule.NONE:
+            return state._after_call(moves, alone=True)
+        return state._evolve(phase=Phase.CALLING)
+
+    def _call(self, seat: int, action: Action, moves: tuple[Move, ...]) -> Game:
+        if isinstance(action, Alone):
+            return self._after_call(moves, alone=True)
+        assert isinstance(action, Call)
+        card = action.card
+        holder = self.holder_of(card)
+        assert holder is not None and holder != seat
+        partners = {holder}
+        if self.rules.second_partner:
+            partners.add((seat - 1) % self.players)
+        duty_suit = None if card.is_trump else card.suit
+        return self._evolve(
+            called=card, unknown=action.unknown, called_suit=duty_suit, partners=frozenset(partners)
+        )._after_call(moves, alone=False)
+
+    def _after_call(self, moves: tuple[Move, ...], alone: bool) -> Game:
+        assert self.picker is not None
+        if self.rules.cracking and self.picker != self.dealer:
+            phase, turn = Phase.CRACKING, (self.picker + 1) % self.players
+        else:
+            phase, turn = Phase.PLAYING, self._first_leader
+        return self._evolve(moves=moves, alone=alone, phase=phase, turn=turn)
+
+    def _crack(self, seat: int, crack: bool, moves: tuple[Move, ...]) -> Game:
+        cracks = (*self.cracks, seat) if crack else self.cracks
+        if seat == self.dealer:
+            return self._evolve(
+                moves=moves, cracks=cracks, phase=Phase.PLAYING, turn=self._first_leader
+            )
+        return self._evolve(moves=moves, cracks=cracks, turn=(seat + 1) % self.players)
+
+    def _play(self, seat: int, card: Card, moves: tuple[Move, ...]) -> Game:
+        n = self.players
+        hands = list(self.hands)
+        held = hands[seat]
+        at = held.index(card)
+        hands[seat] = held[:at] + held[at + 1 :]
+        cards = (*self.trick_cards, card)
+        called_led_at = self.called_led_at
+        if (
+            len(cards) == 1
+            and called_led_at is None
+            and self.called_suit is not None
+            and self._follows_as(seat, card) is self.called_suit
+        ):
+            called_led_at = len(self.tricks)
+        if len(cards) < n:
+            return self._evolve(
+                moves=moves,
+                hands=tuple(hands),
+                trick_cards=cards,
+                called_led_at=called_led_at,
+                turn=(seat + 1) % n,
+            )
+        winner = self._winner(self.trick_leader, cards)
+        tricks = (*self.tricks, Trick(self.trick_leader, cards, winner))
+        done = len(tricks) == self.rules.tricks
+        return self._evolve(
+            moves=moves,
+            hands=tuple(hands),
+            trick_cards=(),
+            trick_leader=winner,
+            tricks=tricks,
+            called_led_at=called_led_at,
+            phase=Phase.DONE if done else Phase.PLAYING,
+            turn=None if done else winner,
+        )
+
+    def _winner(self, leader: int, cards: tuple[Card, ...]) -> int:
+        """The highest trump wins, else the highest card of the suit led; the unknown never wins."""
+        n = self.players
+        unknown = self.unknown
+        unknown_at = -1
+        if unknown is not None and unknown in cards and self.picker is not None:
+            unknown_at = (self.picker - leader) % n
+        led = self._follows_as(leader, cards[0])
+        best_at, best_power = -1, -1
+        for i, card in enumerate(cards):
+            if i == unknown_at:
+                continue
+            if (card.is_trump or card.fail_suit is led) and card.power > best_power:
+                best_at, best_power = i, card.power
+        if best_at < 0:  # only when the unknown led and nothing followed it
+            best_at = 1 if unknown_at == 0 else 0
+        return (leader + best_at) % n
+
+    # Scoring ------------------------------------------------------------
+
+    def result(self) -> HandResult | None:
+        """The hand's score once it is done, else None."""
+        if self.phase is not Phase.DONE:
+            return None
+        n = self.players
+        if self.picker is None and not self.tricks:
+            return HandResult(None, (), False, False, (), None, Result.DOUBLER, (0,) * n, 1)
+        if self.picker is None:
+            return self._leaster_result()
+        picker = self.picker
+        side = self.partners | {picker}
+        won = [t for t in self.tricks if t.winner in side]
+        points = sum(t.points for t in won) + sum(c.points for c in self.bury)
+        result = picker_result(points, len(won), self.rules.tricks)
+        multiplier = self.multiplier * 2 ** len(self.cracks)
+        forced = self.rules.nobody_picks is NobodyPicks.FORCED_PICK and picker == self.dealer
+        bump = self.rules.double_on_the_bump and not (forced and not self.rules.forced_pick_bump)
+        if result.is_loss and bump:
+            multiplier *= 2
+        scores = picker_scores(n, picker, self.partners, result, multiplier)
+        return HandResult(
+            picker,
+            tuple(sorted(self.partners)),
+            not self.partners,
+            False,
+            self.tricks,
+            (points, 120 - points),
+            result,
+            scores,
+            multiplier,
+        )
+
+    def leaster_blind_seat(self) -> int | None:
+        """Who takes the blind in a finished leaster, by the table's rule."""
+        rule = self.rules.leaster_blind
+        if rule is LeasterBlind.ASIDE:
+            return None
+        if rule is LeasterBlind.NAMED_TRICK:
+            assert self.named_trick is not None
+            return self.tricks[self.named_trick - 1].winner
+        return self.tricks[-1].winner
+
+    def _leaster_result(self) -> HandResult:
+        n = self.players
+        points = [0] * n
+        taken = [0] * n
+        for trick in self.tricks:
+            points[trick.winner] += trick.points
+            taken[trick.winner] += 1
+        blind_seat = self.leaster_blind_seat()
+        if blind_seat is not None:
+            points[blind_seat] += sum(c.points for c in self.blind)
+        candidates = [s for s in range(n) if taken[s] or not self.rules.leaster_needs_trick]
+        low = min(points[s] for s in candidates)
+        winners = [s for s in candidates if points[s] == low]
+        m = self.multiplier
+        if len(winners) == n:
+            scores = (0,) * n
+        else:
+            scores = tuple(
+                (n - len(winners)) * m if s in winners else -len(winners) * m for s in range(n)
+            )
+        return HandResult(
+            None, (), False, True, self.tricks, tuple(points), Result.LEASTER, scores, m
+        )
+
+    # Views --------------------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """What one seat may know: see ``view.SeatView``."""
+        from sheepshead.view import seat_view
+
+        return seat_view(self, seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.players}-handed dealer={self.dealer} phase={self.phase.value} "
+            f"turn={self.turn} moves={len(self.moves)}>"
+        )

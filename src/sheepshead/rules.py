@@ -1,0 +1,250 @@
+"""The rules object: every option of the rule sheet, its presets, and the scoring table.
+
+Field names, values and defaults are those of the hand-record format
+(``shared/hand-record.md``), so a record's ``rules`` object maps onto ``Rules``
+one to one. ``Rules.from_record`` refuses unknown fields, bad values and
+combinations outside the deal table with a message that says which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+
+class PartnerRule(StrEnum):
+    CALLED_ACE = "called-ace"
+    JACK_OF_DIAMONDS = "jack-of-diamonds"
+    NONE = "none"
+
+
+class JdPickerHolds(StrEnum):
+    ALONE = "alone"
+    CALL_JACK_OF_HEARTS = "call-jack-of-hearts"
+
+
+class NobodyPicks(StrEnum):
+    LEASTER = "leaster"
+    DOUBLER = "doubler"
+    FORCED_PICK = "forced-pick"
+
+
+class LeasterBlind(StrEnum):
+    LAST_TRICK = "last-trick"
+    NAMED_TRICK = "named-trick"
+    ASIDE = "aside"
+
+
+class Result(StrEnum):
+    WIN = "win"
+    WIN_SCHNEIDER = "win-schneider"
+    WIN_NO_TRICK = "win-no-trick"
+    LOSS = "loss"
+    LOSS_SCHNEIDER = "loss-schneider"
+    LOSS_NO_TRICK = "loss-no-trick"
+    LEASTER = "leaster"
+    DOUBLER = "doubler"
+
+    @property
+    def is_win(self) -> bool:
+        return self in (Result.WIN, Result.WIN_SCHNEIDER, Result.WIN_NO_TRICK)
+
+    @property
+    def is_loss(self) -> bool:
+        return self in (Result.LOSS, Result.LOSS_SCHNEIDER, Result.LOSS_NO_TRICK)
+
+
+class RulesError(ValueError):
+    """A rules object that cannot be played: an unknown field, a bad value or combination."""
+
+
+#: players -> (cards per seat, blind size), from the deal table.
+DEAL_TABLE: dict[int, tuple[int, int]] = {3: (10, 2), 4: (7, 4), 5: (6, 2), 6: (5, 2)}
+
+#: The partner rule each head count plays by default.
+DEFAULT_PARTNER: dict[int, PartnerRule] = {
+    3: PartnerRule.NONE,
+    4: PartnerRule.NONE,
+    5: PartnerRule.CALLED_ACE,
+    6: PartnerRule.JACK_OF_DIAMONDS,
+}
+
+#: The head counts each partner rule may be played with.
+PARTNER_PLAYERS: dict[PartnerRule, tuple[int, ...]] = {
+    PartnerRule.NONE: (3, 4),
+    PartnerRule.CALLED_ACE: (4, 5),
+    PartnerRule.JACK_OF_DIAMONDS: (5, 6),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of the rule sheet. ``Rules()`` is ``standard``."""
+
+    players: int = 5
+    #: None means "the default for ``players``" and is resolved on construction.
+    partner: PartnerRule = None  # type: ignore[assignment]
+    call_unknown: bool = True
+    call_ten: bool = True
+    alone: bool = True
+    jd_picker_holds: JdPickerHolds = JdPickerHolds.ALONE
+    second_partner: bool = False
+    nobody_picks: NobodyPicks = NobodyPicks.LEASTER
+    leaster_blind: LeasterBlind = LeasterBlind.LAST_TRICK
+    leaster_needs_trick: bool = True
+    double_on_the_bump: bool = True
+    forced_pick_bump: bool = True
+    cracking: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.players) is not int or self.players not in DEAL_TABLE:
+            raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players!r}")
+        if self.partner is None:
+            object.__setattr__(self, "partner", DEFAULT_PARTNER[self.players])
+        for name, enum in _ENUM_FIELDS.items():
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, enum(value))
+            except ValueError:
+                allowed = ", ".join(f'"{v.value}"' for v in enum)
+                raise RulesError(f"{name} must be one of {allowed}, not {value!r}") from None
+        for name in _BOOL_FIELDS:
+            if type(getattr(self, name)) is not bool:
+                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        allowed_players = PARTNER_PLAYERS[self.partner]
+        if self.players not in allowed_players:
+            counts = " or ".join(str(p) for p in allowed_players)
+            raise RulesError(
+                f'partner "{self.partner.value}" is played with {counts} players, '
+                f"not {self.players}"
+            )
+        if self.second_partner and (
+            self.players != 6 or self.partner is not PartnerRule.JACK_OF_DIAMONDS
+        ):
+            raise RulesError(
+                "second_partner is played only with 6 players and the jack of diamonds"
+            )
+
+    # Derived facts -------------------------------------------------------
+
+    @property
+    def cards_per_seat(self) -> int:
+        return DEAL_TABLE[self.players][0]
+
+    @property
+    def blind_size(self) -> int:
+        return DEAL_TABLE[self.players][1]
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a hand: one per card in each seat's hand."""
+        return DEAL_TABLE[self.players][0]
+
+    # Records -------------------------------------------------------------
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any]) -> Rules:
+        """Read a record's ``rules`` object: only the fields that differ from the defaults."""
+        if not isinstance(data, Mapping):
+            raise RulesError("rules must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown rules field: {unknown[0]}")
+        return cls(**dict(data))
+
+    def to_record(self) -> dict[str, Any]:
+        """The fields that differ from the defaults (the partner default follows ``players``)."""
+        out: dict[str, Any] = {}
+        default = Rules(players=self.players)
+        if self.players != 5:
+            out["players"] = self.players
+        for f in fields(self):
+            if f.name == "players":
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                out[f.name] = value.value if isinstance(value, StrEnum) else value
+        return out
+
+
+_ENUM_FIELDS: dict[str, type[StrEnum]] = {
+    "partner": PartnerRule,
+    "jd_picker_holds": JdPickerHolds,
+    "nobody_picks": NobodyPicks,
+    "leaster_blind": LeasterBlind,
+}
+_BOOL_FIELDS = (
+    "call_unknown",
+    "call_ten",
+    "alone",
+    "second_partner",
+    "leaster_needs_trick",
+    "double_on_the_bump",
+    "forced_pick_bump",
+    "cracking",
+)
+
+#: Named presets. ``standard`` is the default and the daily game's rule set.
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "three-handed": Rules(players=3),
+    "four-handed": Rules(players=4),
+    "four-handed-called-ace": Rules(players=4, partner=PartnerRule.CALLED_ACE),
+    "six-handed": Rules(players=6),
+    "jack-of-diamonds": Rules(partner=PartnerRule.JACK_OF_DIAMONDS),
+}
+
+
+def preset(name: str) -> Rules:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(f"no preset named {name!r}; presets: {', '.join(PRESETS)}") from None
+
+
+# Scoring ----------------------------------------------------------------
+
+
+def picker_result(points: int, tricks_won: int, tricks: int) -> Result:
+    """The result from the picker's side's card points and tricks (tricks decide first)."""
+    if tricks_won == tricks:
+        return Result.WIN_NO_TRICK
+    if tricks_won == 0:
+        return Result.LOSS_NO_TRICK
+    if points >= 91:
+        return Result.WIN_SCHNEIDER
+    if points >= 61:
+        return Result.WIN
+    if points >= 31:
+        return Result.LOSS
+    return Result.LOSS_SCHNEIDER
+
+
+#: The base multiplier m of each result.
+RESULT_MULTIPLIER: dict[Result, int] = {
+    Result.WIN: 1,
+    Result.LOSS: 1,
+    Result.WIN_SCHNEIDER: 2,
+    Result.LOSS_SCHNEIDER: 2,
+    Result.WIN_NO_TRICK: 3,
+    Result.LOSS_NO_TRICK: 3,
+}
+
+
+def picker_scores(
+    players: int, picker: int, partners: frozenset[int], result: Result, multiplier: int
+) -> tuple[int, ...]:
+    """Game points per seat: each defender -m on a win (+m on a loss), each partner
+    the opposite, the picker the balance, so that the hand sums to zero."""
+    m = RESULT_MULTIPLIER[result] * multiplier
+    side = 1 if result.is_win else -1
+    scores = [0] * players
+    for seat in range(players):
+        if seat == picker:
+            continue
+        scores[seat] = side * m if seat in partners else -side * m
+    scores[picker] = -sum(scores)
+    return tuple(scores)

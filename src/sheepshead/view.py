@@ -1,0 +1,215 @@
+"""What one seat may know: the only thing bots, the API and the page ever see.
+
+A ``SeatView`` holds the seat's own cards, the public history, and what this seat
+alone knows (the picker's blind, bury and unknown card; a partner's own role).
+Nothing else: not another seat's cards, not a bury or blind it did not pick, not
+the unknown card face up. When the hand is done everything is shown.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sheepshead.actions import Action, Bury, Call, Move, Play
+from sheepshead.cards import Card, sorted_for_display
+from sheepshead.game import Game, HandResult, Phase
+from sheepshead.rules import Rules
+
+#: How an unknown card played face down looks to the other seats.
+FACE_DOWN = "??"
+
+
+@dataclass(frozen=True, slots=True)
+class SeenTrick:
+    """A trick as one seat saw it: ``None`` stands for the unknown card played face down."""
+
+    leader: int
+    cards: tuple[Card | None, ...]
+    winner: int | None
+
+    def seat_of(self, index: int, players: int) -> int:
+        return (self.leader + index) % players
+
+    def plays(self, players: int) -> tuple[tuple[int, Card | None], ...]:
+        return tuple(((self.leader + i) % players, card) for i, card in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    rules: Rules
+    dealer: int
+    multiplier: int
+    phase: Phase
+    turn: int | None
+    #: This seat's cards now, trump first in rank order, then each fail suit.
+    cards: tuple[Card, ...]
+    #: The legal actions when it is this seat's turn, sorted by text; () otherwise.
+    legal: tuple[Action, ...]
+    #: For each card this seat holds but may not play now: the reason, in words.
+    refusals: tuple[tuple[Card, str], ...]
+    picker: int | None
+    #: Seats that passed, in order.
+    passes: tuple[int, ...]
+    #: The blind: to its picker, or to everyone once the hand is done.
+    blind: tuple[Card, ...] | None
+    #: The bury: to its picker, or to everyone once the hand is done.
+    bury: tuple[Card, ...] | None
+    #: The called card (an ace, a ten, JD or JH), None if not called (yet).
+    called: Card | None
+    unknown_call: bool
+    #: The picker's face-down card: to the picker, or to everyone once done.
+    unknown: Card | None
+    alone: bool
+    #: Whether this seat is the picker's partner (a partner knows it; nobody else does).
+    partner: bool
+    #: Partners everyone knows of: shown by playing the called card, the second
+    #: partner on the picker's right, or everyone once the hand is done.
+    known_partners: frozenset[int]
+    cracks: tuple[int, ...]
+    named_trick: int | None
+    tricks: tuple[SeenTrick, ...]
+    #: The trick being played (its winner is None).
+    trick: SeenTrick
+    #: The moves as this seat saw them, in record text with hidden cards left out.
+    moves: tuple[str, ...]
+    result: HandResult | None
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain-JSON form, used for the canonical text and by the server."""
+
+        def cards(cs: tuple[Card, ...] | None) -> list[str] | None:
+            return None if cs is None else [c.text for c in cs]
+
+        def trick(t: SeenTrick) -> dict[str, Any]:
+            return {
+                "leader": t.leader,
+                "cards": [FACE_DOWN if c is None else c.text for c in t.cards],
+                "winner": t.winner,
+            }
+
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_record(),
+            "dealer": self.dealer,
+            "multiplier": self.multiplier,
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "cards": cards(self.cards),
+            "legal": [str(a) for a in self.legal],
+            "refusals": {c.text: reason for c, reason in self.refusals},
+            "picker": self.picker,
+            "passes": list(self.passes),
+            "blind": cards(self.blind),
+            "bury": cards(self.bury),
+            "called": None if self.called is None else self.called.text,
+            "unknown_call": self.unknown_call,
+            "unknown": None if self.unknown is None else self.unknown.text,
+            "alone": self.alone,
+            "partner": self.partner,
+            "known_partners": sorted(self.known_partners),
+            "cracks": list(self.cracks),
+            "named_trick": self.named_trick,
+            "tricks": [trick(t) for t in self.tricks],
+            "trick": trick(self.trick),
+            "moves": list(self.moves),
+        }
+
+    def canonical_text(self) -> str:
+        """One deterministic text of everything this seat knows (seeds bot decisions)."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _public_move(game: Game, seat: int, move: Move, done: bool) -> str:
+    action = move.action
+    if done or move.seat == seat:
+        return str(move)
+    if isinstance(action, Bury):
+        return f"{move.seat} bury"
+    if isinstance(action, Call) and action.unknown is not None:
+        return f"{move.seat} call {action.card} unknown"
+    if isinstance(action, Play) and action.card is game.unknown and move.seat == game.picker:
+        return f"{move.seat} play {FACE_DOWN}"
+    return str(move)
+
+
+def _known_partners(game: Game) -> frozenset[int]:
+    """Partners the whole table knows of before the hand is scored."""
+    known: set[int] = set()
+    if game.picker is None or game.called is None:
+        return frozenset()
+    if game.rules.second_partner:
+        known.add((game.picker - 1) % game.players)
+    called = game.called
+    if any(called in t.cards for t in game.tricks) or called in game.trick_cards:
+        known.update(s for s in game.partners if called in game.dealt[s])
+    return frozenset(known)
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    n = game.players
+    if type(seat) is not int or not 0 <= seat < n:
+        raise ValueError(f"there is no seat {seat!r} at a table of {n}")
+    done = game.phase is Phase.DONE
+    is_picker = seat == game.picker
+    hidden = None if (done or is_picker) else game.unknown
+
+    def seen(cards: tuple[Card, ...], leader: int) -> tuple[Card | None, ...]:
+        if hidden is None or hidden not in cards:
+            return cards
+        return tuple(None if c is hidden else c for c in cards)
+
+    tricks = tuple(SeenTrick(t.leader, seen(t.cards, t.leader), t.winner) for t in game.tricks)
+    trick = SeenTrick(game.trick_leader, seen(game.trick_cards, game.trick_leader), None)
+
+    known: frozenset[int] = game.partners if done else _known_partners(game)
+
+    my_turn = game.turn == seat
+    legal = game.legal_actions() if my_turn else ()
+    refusals: tuple[tuple[Card, str], ...] = ()
+    if my_turn and game.phase is Phase.PLAYING:
+        allowed = set(game.legal_cards())
+        refusals = tuple(
+            (c, game.why_illegal(Move(seat, Play(c))) or "")
+            for c in sorted_for_display(game.hands[seat])
+            if c not in allowed
+        )
+    picked_or_done = is_picker or done
+    call = next((m.action for m in game.moves if isinstance(m.action, Call)), None)
+    return SeatView(
+        seat=seat,
+        rules=game.rules,
+        dealer=game.dealer,
+        multiplier=game.multiplier,
+        phase=game.phase,
+        turn=game.turn,
+        cards=sorted_for_display(game.hands[seat]),
+        legal=legal,
+        refusals=refusals,
+        picker=game.picker,
+        passes=tuple(m.seat for m in game.moves if str(m.action) == "pass"),
+        blind=game.blind if picked_or_done and (done or game.picker is not None) else None,
+        bury=game.bury if picked_or_done and game.picker is not None else None,
+        called=game.called,
+        unknown_call=isinstance(call, Call) and call.unknown is not None,
+        unknown=game.unknown if picked_or_done else None,
+        alone=game.alone,
+        partner=seat in game.partners,
+        known_partners=known,
+        cracks=game.cracks,
+        named_trick=game.named_trick,
+        tricks=tricks,
+        trick=trick,
+        moves=tuple(_public_move(game, seat, m, done) for m in game.moves),
+        result=game.result(),
+    )
