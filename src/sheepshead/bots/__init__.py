@@ -1,0 +1,1 @@
+"""Computer players: each decides from its seat's view alone."""
