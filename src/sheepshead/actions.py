@@ -62,6 +62,13 @@ class Bury:
         if any(a.text > b.text for a, b in pairwise(cards)):
             object.__setattr__(self, "cards", tuple(sorted(cards, key=lambda c: c.text)))
 
+    @classmethod
+    def of_sorted(cls, cards: tuple[Card, ...]) -> Bury:
+        """A bury of cards already in text order (the engine lists every bury so)."""
+        bury = object.__new__(cls)
+        object.__setattr__(bury, "cards", cards)
+        return bury
+
     def __str__(self) -> str:
         return "bury " + " ".join(c.text for c in self.cards)
 

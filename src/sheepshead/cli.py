@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from importlib import resources
 
 from sheepshead import record
 
@@ -39,6 +38,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def example_record() -> str:
+    from importlib import resources
+
     return resources.files("sheepshead").joinpath("examples/worked-hand.json").read_text("utf-8")
 
 

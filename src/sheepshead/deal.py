@@ -20,31 +20,31 @@ Python version, unlike the ``random`` module.
 from __future__ import annotations
 
 import hashlib
+import struct
 
 from sheepshead.cards import DECK, Card
 
 ALGORITHM = "sheepshead-deal/1"
+_EIGHT_WORDS = struct.Struct(">8I")
 
 
 class _Stream:
     """Unbiased draws from the SHA-256 counter stream of one seed."""
 
-    __slots__ = ("_buffer", "_counter", "_offset", "_seed")
+    __slots__ = ("_counter", "_seed", "_words")
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
         self._counter = 0
-        self._buffer = b""
-        self._offset = 0
+        self._words: list[int] = []
 
     def _word(self) -> int:
-        if self._offset + 4 > len(self._buffer):
-            self._buffer = hashlib.sha256(self._seed + self._counter.to_bytes(4, "big")).digest()
+        if not self._words:
+            digest = hashlib.sha256(self._seed + self._counter.to_bytes(4, "big")).digest()
             self._counter += 1
-            self._offset = 0
-        word = int.from_bytes(self._buffer[self._offset : self._offset + 4], "big")
-        self._offset += 4
-        return word
+            # Reversed so that pop() hands out the digest's words first to last.
+            self._words = list(reversed(_EIGHT_WORDS.unpack(digest)))
+        return self._words.pop()
 
     def below(self, m: int) -> int:
         limit = (1 << 32) - ((1 << 32) % m)

@@ -119,6 +119,8 @@ class Game:
     """
 
     rules: Rules
+    #: The head count (``rules.players``), kept at hand for the hot paths.
+    players: int
     dealer: int
     multiplier: int
     dealt: tuple[tuple[Card, ...], ...]
@@ -149,8 +151,13 @@ class Game:
     @classmethod
     def deal(cls, rules: Rules, dealer: int, seed: bytes, multiplier: int = 1) -> Game:
         """Deal a hand from a seed (``deal.py`` documents the shuffle)."""
+        if type(dealer) is not int or not 0 <= dealer < rules.players:
+            raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        if type(multiplier) is not int or multiplier < 1:
+            raise ValueError(f"multiplier must be a positive integer, not {multiplier!r}")
         hands, blind = deal_cards(seed, rules.players, rules.cards_per_seat)
-        return cls.from_deal(rules, dealer, hands, blind, multiplier)
+        # A seeded deal is a full deck by construction: no need to check it card by card.
+        return cls._start(rules, dealer, hands, blind, multiplier)
 
     @classmethod
     def from_deal(
@@ -189,9 +196,22 @@ class Game:
             seen.add(card)
         if len(seen) != len(DECK):
             raise ValueError("the deal must hold every card exactly once")
+        return cls._start(rules, dealer, hand_tuples, blind_tuple, multiplier)
+
+    @classmethod
+    def _start(
+        cls,
+        rules: Rules,
+        dealer: int,
+        hand_tuples: tuple[tuple[Card, ...], ...],
+        blind_tuple: tuple[Card, ...],
+        multiplier: int,
+    ) -> Game:
+        n = rules.players
         game = object.__new__(cls)
         game.__dict__.update(
             rules=rules,
+            players=n,
             dealer=dealer,
             multiplier=multiplier,
             dealt=hand_tuples,
@@ -199,7 +219,7 @@ class Game:
             moves=(),
             phase=Phase.PICKING,
             turn=(dealer + 1) % n,
-            hands=hand_tuples,
+            hands=tuple(tuple(sorted(h, key=_TEXT)) for h in hand_tuples),
             picker=None,
             bury=(),
             called=None,
@@ -229,10 +249,6 @@ class Game:
         return new
 
     # Facts --------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return self.rules.players
 
     @property
     def is_done(self) -> bool:
@@ -277,7 +293,8 @@ class Game:
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
         if phase is Phase.PLAYING:
-            return tuple(map(PLAYS.__getitem__, sorted(self.legal_cards(), key=_TEXT)))
+            # Hands are kept in text order, so legal cards come out sorted already.
+            return tuple(map(PLAYS.__getitem__, self.legal_cards()))
         if phase is Phase.PICKING:
             if self.turn == self.dealer and self.rules.nobody_picks is NobodyPicks.FORCED_PICK:
                 return (PICK,)
@@ -285,8 +302,8 @@ class Game:
         if phase is Phase.BURYING:
             assert self.picker is not None
             # Combinations of text-sorted cards come out in the text order of their records.
-            cards = sorted(self.hands[self.picker], key=_TEXT)
-            return tuple(map(Bury, combinations(cards, self.rules.blind_size)))
+            cards = self.hands[self.picker]
+            return tuple(map(Bury.of_sorted, combinations(cards, self.rules.blind_size)))
         if phase is Phase.CALLING:
             return tuple(sorted(self._legal_calls(), key=str))
         if phase is Phase.CRACKING:
@@ -561,7 +578,7 @@ class Game:
 
     def _pick(self, seat: int, moves: tuple[Move, ...]) -> Game:
         hands = list(self.hands)
-        hands[seat] = hands[seat] + self.blind
+        hands[seat] = tuple(sorted(hands[seat] + self.blind, key=_TEXT))
         return self._evolve(
             moves=moves, picker=seat, hands=tuple(hands), phase=Phase.BURYING, turn=seat
         )
@@ -615,41 +632,40 @@ class Game:
         return self._evolve(moves=moves, cracks=cracks, turn=(seat + 1) % self.players)
 
     def _play(self, seat: int, card: Card, moves: tuple[Move, ...]) -> Game:
-        n = self.players
-        hands = list(self.hands)
+        # The hot path of every simulation: build the next state's dict directly.
+        state = self.__dict__.copy()
+        n = state["players"]
+        hands = list(state["hands"])
         held = hands[seat]
         at = held.index(card)
         hands[seat] = held[:at] + held[at + 1 :]
-        cards = (*self.trick_cards, card)
-        called_led_at = self.called_led_at
+        cards = (*state["trick_cards"], card)
+        tricks = state["tricks"]
         if (
             len(cards) == 1
-            and called_led_at is None
-            and self.called_suit is not None
-            and self._follows_as(seat, card) is self.called_suit
+            and state["called_led_at"] is None
+            and state["called_suit"] is not None
+            and self._follows_as(seat, card) is state["called_suit"]
         ):
-            called_led_at = len(self.tricks)
+            state["called_led_at"] = len(tricks)
+        state["moves"] = moves
+        state["hands"] = tuple(hands)
+        state["_legal"] = None
         if len(cards) < n:
-            return self._evolve(
-                moves=moves,
-                hands=tuple(hands),
-                trick_cards=cards,
-                called_led_at=called_led_at,
-                turn=(seat + 1) % n,
-            )
-        winner = self._winner(self.trick_leader, cards)
-        tricks = (*self.tricks, Trick(self.trick_leader, cards, winner))
-        done = len(tricks) == self.rules.tricks
-        return self._evolve(
-            moves=moves,
-            hands=tuple(hands),
-            trick_cards=(),
-            trick_leader=winner,
-            tricks=tricks,
-            called_led_at=called_led_at,
-            phase=Phase.DONE if done else Phase.PLAYING,
-            turn=None if done else winner,
-        )
+            state["trick_cards"] = cards
+            state["turn"] = (seat + 1) % n
+        else:
+            winner = self._winner(state["trick_leader"], cards)
+            tricks = state["tricks"] = (*tricks, Trick(state["trick_leader"], cards, winner))
+            state["trick_cards"] = ()
+            state["trick_leader"] = winner
+            if len(tricks) == self.rules.tricks:
+                state["phase"], state["turn"] = Phase.DONE, None
+            else:
+                state["turn"] = winner
+        new = object.__new__(Game)
+        object.__setattr__(new, "__dict__", state)
+        return new
 
     def _winner(self, leader: int, cards: tuple[Card, ...]) -> int:
         """The highest trump wins, else the highest card of the suit led; the unknown never wins."""
