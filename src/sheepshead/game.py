@@ -488,7 +488,9 @@ class Game:
             return f"under the jack-of-diamonds rule the picker may {' or '.join(map(str, legal))}"
         if self.holds(self.picker, card):
             return f"the picker holds {card} and cannot call it"
-        if card.rank is Rank.TEN:
+        if card.rank is Rank.TEN and not card.is_trump:
+            if not self.rules.call_ten:
+                return "the called ten is not played under these rules"
             if not any(isinstance(a, Call) and a.card.rank is Rank.TEN for a in legal):
                 return "a ten may be called only by a picker who holds all three fail aces"
             return f"{card} cannot be called: the picker must hold that suit's ace in hand"
@@ -498,7 +500,9 @@ class Game:
         if action.unknown is None:
             if not has_suit:
                 return f"the picker must hold a {card.suit.word} to call {card}" + (
-                    " (or call it with an unknown card)" if self.rules.call_unknown else ""
+                    " (or call it with an unknown card)"
+                    if any(isinstance(a, Call) and a.unknown is not None for a in legal)
+                    else ""
                 )
             return f"{card} cannot be called now"
         if not self.rules.call_unknown:
