@@ -1,0 +1,596 @@
+"""A fast model of the play of one hand, for search: cards as bits, seats as ints.
+
+The engine's ``Game`` is built for clarity and records; search plays tens of thousands
+of cards per decision, so this module re-states the play rules of ``rules.md`` over
+bitmasks. Property tests (``tests/test_sim.py``) hold it to agree exactly with
+``Game`` on legal cards, trick winners and scores for every preset.
+
+Bit layout (one int per set of cards): the fail suits take bits 0-5 (clubs), 6-11
+(spades) and 12-17 (hearts), each 7 8 9 K T A from low to high; the trumps take bits
+18-31, 7D up to QC. So a higher bit is a stronger card within a suit, and any trump
+outranks any fail card: the winner of a trick is the highest "eligible" bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from sheepshead.cards import DECK, Card
+from sheepshead.game import Game
+from sheepshead.rules import (
+    RESULT_MULTIPLIER,
+    LeasterBlind,
+    NobodyPicks,
+    Rules,
+    picker_result,
+)
+
+#: Suit keys: 0 clubs, 1 spades, 2 hearts (fail), 3 trump.
+TRUMP = 3
+FULL = (1 << 32) - 1
+
+
+def _bit_of(card: Card) -> int:
+    if card.is_trump:
+        return 18 + card.power - 101
+    assert card.fail_suit is not None
+    return 6 * "CSH".index(card.fail_suit.value) + card.power - 1
+
+
+#: Bit position of each card, by ``Card.index``.
+BIT_BY_INDEX: tuple[int, ...] = tuple(_bit_of(c) for c in DECK)
+#: The card at each bit position.
+CARD_AT: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: BIT_BY_INDEX[c.index]))
+POINTS_AT: tuple[int, ...] = tuple(c.points for c in CARD_AT)
+SUIT_AT: tuple[int, ...] = tuple(TRUMP if b >= 18 else b // 6 for b in range(32))
+SUIT_MASK: tuple[int, ...] = (0x3F, 0x3F << 6, 0x3F << 12, FULL & ~((1 << 18) - 1))
+TRUMPS = SUIT_MASK[TRUMP]
+FAIL = FULL & ~TRUMPS
+#: Cards worth 10 or 11: the aces and tens (AD and TD included).
+ACES_TENS = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
+#: Bits strictly above each bit.
+ABOVE: tuple[int, ...] = tuple(FULL & ~((2 << b) - 1) for b in range(32))
+#: The ace and ten of each fail suit, as bits.
+ACE_BIT: tuple[int, ...] = (1 << 5, 1 << 11, 1 << 17)
+# Card points of each byte of a mask, so a trick's points take four lookups.
+_BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(POINTS_AT[8 * k + i] for i in range(8) if v >> i & 1) for v in range(256))
+    for k in range(4)
+)
+
+
+def bit(card: Card) -> int:
+    """The one-bit mask of a card."""
+    return 1 << BIT_BY_INDEX[card.index]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    m = 0
+    for card in cards:
+        m |= 1 << BIT_BY_INDEX[card.index]
+    return m
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, weakest bit first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARD_AT[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def points_of(mask: int) -> int:
+    bp = _BYTE_POINTS
+    return bp[0][mask & 255] + bp[1][mask >> 8 & 255] + bp[2][mask >> 16 & 255] + bp[3][mask >> 24]
+
+
+def high(mask: int) -> int:
+    """The strongest card (bit) of a non-empty mask."""
+    return 1 << (mask.bit_length() - 1)
+
+
+def low(mask: int) -> int:
+    """The weakest card (bit) of a non-empty mask."""
+    return mask & -mask
+
+
+class SimHand:
+    """The play of one hand from a known deal: mutable, cheap to copy.
+
+    Build one with ``start`` at the first lead, then ``play`` cards (bits) in turn;
+    ``legal()`` is the mask of cards the seat to act may play; once ``done``,
+    ``scores()`` gives game points per seat, as ``Game.result().scores``.
+    """
+
+    __slots__ = (
+        "best",
+        "best_seat",
+        "blind_points",
+        "blind_rule",
+        "bump",
+        "bury_points",
+        "called",
+        "called_led",
+        "cs",
+        "hands",
+        "leader",
+        "leaster",
+        "led",
+        "multiplier",
+        "n",
+        "named_trick",
+        "named_winner",
+        "needs_trick",
+        "partners",
+        "picker",
+        "played",
+        "rel",
+        "revealed",
+        "side",
+        "ten_call",
+        "total_tricks",
+        "trick",
+        "trick_no",
+        "turn",
+        "unk",
+        "won_points",
+        "won_tricks",
+    )
+
+    n: int
+    hands: list[int]
+    #: The picker's seat, -1 in a leaster.
+    picker: int
+    partners: frozenset[int]
+    #: Seats of the picker's side as a bitmask over seats.
+    side: int
+    #: The called card as a bit (0: none); ``cs`` its suit key when it carries duties.
+    called: int
+    cs: int
+    #: The picker's unknown card as a bit (0: none).
+    unk: int
+    ten_call: bool
+    #: Trick number in which the called suit was first led, -1 before.
+    called_led: int
+    bury_points: int
+    leaster: bool
+    blind_points: int
+    blind_rule: LeasterBlind
+    named_trick: int
+    named_winner: int
+    needs_trick: bool
+    multiplier: int
+    bump: bool
+    total_tricks: int
+    trick_no: int
+    leader: int
+    turn: int
+    #: The cards (bits) of the trick being played, in order.
+    trick: list[int]
+    led: int
+    best: int
+    best_seat: int
+    won_points: list[int]
+    won_tricks: list[int]
+    played: int
+    #: Whether everyone knows the partners (the called card is out, or no call).
+    revealed: bool
+    #: rel[a][b]: what seat a knows of seat b: 1 same side, -1 other side, 0 unknown.
+    rel: list[list[int]]
+
+    @classmethod
+    def start(
+        cls,
+        rules: Rules,
+        hands: Sequence[Iterable[Card]],
+        leader: int,
+        *,
+        picker: int | None,
+        partners: Iterable[int] = (),
+        called: Card | None = None,
+        unknown: Card | None = None,
+        bury: Iterable[Card] = (),
+        blind: Iterable[Card] = (),
+        multiplier: int = 1,
+        forced: bool = False,
+        named_trick: int | None = None,
+    ) -> SimHand:
+        """The hand at its first lead. ``multiplier`` includes the cracks; ``forced``
+        says the dealer was made to pick (for the bump option)."""
+        self = object.__new__(cls)
+        n = rules.players
+        self.n = n
+        self.hands = [mask_of(h) for h in hands]
+        self.picker = -1 if picker is None else picker
+        self.partners = frozenset(partners)
+        self.side = 0 if picker is None else (1 << picker)
+        for p in self.partners:
+            self.side |= 1 << p
+        self.called = 0 if called is None else bit(called)
+        self.cs = -1 if called is None or called.is_trump else SUIT_AT[BIT_BY_INDEX[called.index]]
+        self.unk = 0 if unknown is None else bit(unknown)
+        self.ten_call = called is not None and called.rank.value == "T"
+        self.called_led = -1
+        self.bury_points = sum(c.points for c in bury) if picker is not None else 0
+        self.leaster = picker is None
+        self.blind_points = sum(c.points for c in blind)
+        self.blind_rule = rules.leaster_blind
+        self.named_trick = -1 if named_trick is None else named_trick - 1
+        self.named_winner = -1
+        self.needs_trick = rules.leaster_needs_trick
+        self.multiplier = multiplier
+        self.bump = rules.double_on_the_bump and not (
+            forced and rules.nobody_picks is NobodyPicks.FORCED_PICK and not rules.forced_pick_bump
+        )
+        self.total_tricks = rules.tricks
+        self.trick_no = 0
+        self.leader = leader
+        self.turn = leader
+        self.trick = []
+        self.led = -1
+        self.best = -1
+        self.best_seat = -1
+        self.won_points = [0] * n
+        self.won_tricks = [0] * n
+        self.played = 0
+        self.revealed = self.called == 0 or not self.partners
+        self._know(second=(picker - 1) % n if rules.second_partner and picker is not None else -1)
+        return self
+
+    def _know(self, second: int = -1) -> None:
+        """Fill ``rel``: what each seat knows of the others' sides. Once the called card
+        is out, everyone knows everything; before, the partner knows the whole table,
+        the picker knows only a second partner, and a defender only the picker's side
+        it can see (the picker, a second partner)."""
+        n, picker, side = self.n, self.picker, self.side
+        rel = [[0] * n for _ in range(n)]
+        for a in range(n):
+            row = rel[a]
+            for b in range(n):
+                same = 1 if (side >> a & 1) == (side >> b & 1) else -1
+                if a == b or picker < 0:
+                    row[b] = 1 if a == b else -1
+                else:
+                    partner_or_all = self.revealed or (a != picker and side >> a & 1)
+                    if partner_or_all or b == second or (a != picker and b == picker):
+                        row[b] = same
+        self.rel = rel
+
+    def copy(self) -> SimHand:
+        new = object.__new__(SimHand)
+        for name in SimHand.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands[:]
+        new.trick = self.trick[:]
+        new.won_points = self.won_points[:]
+        new.won_tricks = self.won_tricks[:]
+        # ``rel`` is replaced, never edited in place, so it may be shared.
+        return new
+
+    @property
+    def done(self) -> bool:
+        return self.trick_no == self.total_tricks
+
+    # Rules of play --------------------------------------------------------
+
+    def legal(self) -> int:
+        """The cards the seat to act may play, as a mask (mirrors ``Game.legal_cards``)."""
+        seat = self.turn
+        hand = self.hands[seat]
+        if hand & (hand - 1) == 0:
+            return hand
+        cs = self.cs
+        pending = cs >= 0 and self.called_led < 0
+        if not self.trick:
+            if pending:
+                called = self.called
+                if hand & called:
+                    return hand & ~(SUIT_MASK[cs] & ~called)
+                if self.ten_call and seat == self.picker:
+                    return hand & ~(SUIT_MASK[cs] & ~ACE_BIT[cs])
+            return hand
+        led = self.led
+        unk = self.unk
+        if unk and seat == self.picker:
+            follow = hand & ~unk & SUIT_MASK[led]
+            if led == cs:
+                follow |= hand & unk
+        else:
+            follow = hand & SUIT_MASK[led]
+        if follow:
+            if led == cs and self.called_led == self.trick_no:
+                if follow & self.called:
+                    return self.called
+                if self.ten_call and seat == self.picker and follow & ACE_BIT[cs]:
+                    return ACE_BIT[cs]
+            return follow
+        if pending:
+            if hand & self.called:
+                return hand & ~self.called
+            if seat == self.picker:
+                if unk:
+                    return hand & ~unk
+                if self.ten_call:
+                    return hand & ~ACE_BIT[cs]
+                holding = hand & SUIT_MASK[cs]
+                if holding and holding & (holding - 1) == 0:
+                    return hand & ~holding
+        return hand
+
+    def play(self, card: int) -> None:
+        """Play one card (a one-bit mask) for the seat to act. Does not check legality."""
+        seat = self.turn
+        n = self.n
+        self.hands[seat] &= ~card
+        self.played |= card
+        trick = self.trick
+        pos = card.bit_length() - 1
+        if not trick:
+            self.leader = seat
+            led = self.cs if card == self.unk else SUIT_AT[pos]
+            self.led = led
+            if led == self.cs and self.called_led < 0:
+                self.called_led = self.trick_no
+            self.best = -1
+            self.best_seat = -1
+        trick.append(card)
+        if card != self.unk and (pos >= 18 or SUIT_AT[pos] == self.led) and pos > self.best:
+            self.best = pos
+            self.best_seat = seat
+        if card == self.called and not self.revealed:
+            self.revealed = True
+            self._know()
+        if len(trick) < n:
+            self.turn = (seat + 1) % n
+            return
+        winner = self.best_seat
+        if winner < 0:  # the unknown led and nothing followed it: the next seat wins
+            winner = (self.leader + 1) % n
+        mask = 0
+        for c in trick:
+            mask |= c
+        self.won_points[winner] += points_of(mask)
+        self.won_tricks[winner] += 1
+        if self.trick_no == self.named_trick:
+            self.named_winner = winner
+        self.trick_no += 1
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
+
+    # Scoring --------------------------------------------------------------
+
+    def side_points(self) -> int:
+        """Card points of the picker's side so far, the bury included."""
+        side = self.side
+        return self.bury_points + sum(p for s, p in enumerate(self.won_points) if side >> s & 1)
+
+    def scores(self) -> tuple[int, ...]:
+        """Game points per seat of the finished hand (as ``Game.result().scores``)."""
+        n = self.n
+        if self.leaster:
+            return self._leaster_scores()
+        side = self.side
+        tricks = sum(t for s, t in enumerate(self.won_tricks) if side >> s & 1)
+        result = picker_result(self.side_points(), tricks, self.total_tricks)
+        win = result.is_win
+        m = RESULT_MULTIPLIER[result] * self.multiplier
+        if not win and self.bump:
+            m *= 2
+        each = m if win else -m
+        scores = [0] * n
+        for seat in range(n):
+            if seat != self.picker:
+                scores[seat] = each if side >> seat & 1 else -each
+        scores[self.picker] = -sum(scores)
+        return tuple(scores)
+
+    def leaster_points(self) -> list[int]:
+        points = self.won_points[:]
+        rule = self.blind_rule
+        if rule is LeasterBlind.LAST_TRICK:
+            points[self.leader] += self.blind_points
+        elif rule is LeasterBlind.NAMED_TRICK and self.named_winner >= 0:
+            points[self.named_winner] += self.blind_points
+        return points
+
+    def _leaster_scores(self) -> tuple[int, ...]:
+        n = self.n
+        points = self.leaster_points()
+        candidates = [s for s in range(n) if self.won_tricks[s] or not self.needs_trick]
+        least = min(points[s] for s in candidates)
+        winners = [s for s in candidates if points[s] == least]
+        if len(winners) == n:
+            return (0,) * n
+        m = self.multiplier
+        k = len(winners)
+        return tuple((n - k) * m if s in winners else -k * m for s in range(n))
+
+    def own_points(self, seat: int) -> int:
+        """Card points the seat's side took (a tie-break for search): in a leaster,
+        the fewer the better, so they count negative."""
+        if self.leaster:
+            return -self.leaster_points()[seat]
+        p = self.side_points()
+        return p if self.side >> seat & 1 else 120 - p
+
+    # From the engine --------------------------------------------------------
+
+    @classmethod
+    def from_game(cls, game: Game) -> SimHand:
+        """The engine's hand, in play or done, as a SimHand at the same point."""
+        n = game.players
+        played = [game.hands[s] for s in range(n)]
+        order: list[Card] = []
+        for trick in game.tricks:
+            order.extend(trick.cards)
+            for seat, card in trick.plays(n):
+                played[seat] = (*played[seat], card)
+        for i, card in enumerate(game.trick_cards):
+            order.append(card)
+            seat = (game.trick_leader + i) % n
+            played[seat] = (*played[seat], card)
+        picker = game.picker
+        sim = cls.start(
+            game.rules,
+            played,
+            (game.dealer + 1) % n,
+            picker=picker,
+            partners=game.partners,
+            called=game.called,
+            unknown=game.unknown,
+            bury=game.bury,
+            blind=game.blind,
+            multiplier=game.multiplier * 2 ** len(game.cracks),
+            forced=picker == game.dealer,
+            named_trick=game.named_trick,
+        )
+        for card in order:
+            sim.play(bit(card))
+        return sim
+
+    # The playout policy ---------------------------------------------------
+
+    def choose(self) -> int:
+        """The card (bit) the seat to act plays in a playout: Sheepshead's conventions
+        over what that seat would know of the sides (``rel``), kept cheap."""
+        legal = self.legal()
+        if legal & (legal - 1) == 0:
+            return legal
+        if self.trick:
+            return self._follow(self.turn, legal)
+        return self._lead(self.turn, legal)
+
+    def _lead(self, me: int, legal: int) -> int:
+        if self.leaster:
+            fails = legal & FAIL
+            return _min_by(fails or legal, DUMP_KEY)
+        trumps = legal & TRUMPS
+        cs = self.cs
+        if self.side >> me & 1:
+            # The picker's side draws trump, the strongest first.
+            if trumps:
+                return high(trumps)
+            fails = legal
+            if me == self.picker and cs >= 0 and self.called_led < 0:
+                # The picker delays the called suit, so the partner's ace is not trumped.
+                fails = legal & ~SUIT_MASK[cs] & ~self.unk or legal
+            aces = fails & FAIL_ACES
+            return high(aces) if aces else low(fails)
+        if cs >= 0 and self.called_led < 0 and not self.ten_call:
+            # Defenders lead the called suit, through the picker to the partner's ace.
+            called_suit = legal & SUIT_MASK[cs]
+            if called_suit:
+                return low(called_suit)
+        fails = legal & FAIL
+        if not fails:
+            return low(trumps)
+        aces = fails & FAIL_ACES & ~self._led_suits_mask()
+        if aces:
+            return high(aces)
+        longest = 0
+        for k in (0, 1, 2):
+            suit = fails & SUIT_MASK[k]
+            if suit.bit_count() > longest.bit_count():
+                longest = suit
+        return low(longest)
+
+    def _led_suits_mask(self) -> int:
+        """The fail suits any card of which has been played (an ace there may be trumped)."""
+        played = self.played
+        return sum(SUIT_MASK[k] for k in (0, 1, 2) if played & SUIT_MASK[k])
+
+    def _follow(self, me: int, legal: int) -> int:
+        best = self.best
+        led = self.led
+        unk = self.unk if me == self.picker else 0
+        if best >= 18:
+            wins = legal & ABOVE[best]
+        elif best >= 0:
+            wins = legal & ((ABOVE[best] & SUIT_MASK[led]) | TRUMPS)
+        else:
+            wins = legal & (SUIT_MASK[led] | TRUMPS)
+        wins &= ~unk
+        loses = legal & ~wins
+        if self.leaster:
+            if loses:
+                return _max_by(loses, SCHMEAR_KEY)
+            return high(wins)
+        n = self.n
+        remaining = n - len(self.trick) - 1
+        rel = self.rel[me][self.best_seat] if self.best_seat >= 0 else 0
+        hand = self.hands[me]
+        if rel == 1:
+            safe = remaining == 0
+            if not safe and best >= 18:
+                safe = not (ABOVE[best] & ~self.played & ~hand)
+            if not safe:
+                row = self.rel[me]
+                safe = all(row[(me + i) % n] == 1 for i in range(1, remaining + 1))
+            if safe:
+                return _max_by(loses or legal, SCHMEAR_KEY)
+            return _min_by(loses or legal, DUMP_KEY)
+        if wins:
+            if remaining == 0:
+                return low(wins)
+            worth = self._trick_points() >= 10 or (rel == -1 and self.best_seat == self.picker)
+            if worth:
+                # Win with the cheapest card nobody left can beat, if there is one.
+                out = ~self.played & ~hand
+                w = wins
+                while w:
+                    card = w & -w
+                    if not (ABOVE[card.bit_length() - 1] & out & (TRUMPS | SUIT_MASK[led])):
+                        return card
+                    w ^= card
+                return low(wins)
+        return _min_by(loses or legal, DUMP_KEY)
+
+    def _trick_points(self) -> int:
+        total = 0
+        for card in self.trick:
+            total += POINTS_AT[card.bit_length() - 1]
+        return total
+
+    def playout(self) -> None:
+        """Play the hand out with the playout policy."""
+        while self.trick_no < self.total_tricks:
+            self.play(self.choose())
+
+
+FAIL_ACES = ACE_BIT[0] | ACE_BIT[1] | ACE_BIT[2]
+#: Lower is better to throw away: no points, fail before trump, weakest first.
+DUMP_KEY: tuple[int, ...] = tuple(
+    POINTS_AT[b] * 100 + (50 if b >= 18 else 0) + b % 18 for b in range(32)
+)
+#: Higher is better to give a partner: points, fail before trump, never a queen or jack.
+SCHMEAR_KEY: tuple[int, ...] = tuple(
+    (-100 + b % 18 if CARD_AT[b].rank.value in "QJ" else POINTS_AT[b] * 100)
+    - (50 if b >= 18 else 0)
+    - b % 18
+    for b in range(32)
+)
+
+
+def _min_by(mask: int, key: tuple[int, ...]) -> int:
+    best, best_key = 0, 1 << 30
+    while mask:
+        card = mask & -mask
+        k = key[card.bit_length() - 1]
+        if k < best_key:
+            best, best_key = card, k
+        mask ^= card
+    return best
+
+
+def _max_by(mask: int, key: tuple[int, ...]) -> int:
+    best, best_key = 0, -(1 << 30)
+    while mask:
+        card = mask & -mask
+        k = key[card.bit_length() - 1]
+        if k > best_key:
+            best, best_key = card, k
+        mask ^= card
+    return best
