@@ -1,0 +1,111 @@
+"""The application factory: the composition root of the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.templating import Jinja2Templates
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sheepshead.server import api, pages
+from sheepshead.server.identity import IdentityCookie
+from sheepshead.server.settings import Settings
+from sheepshead.server.static import VersionedStatic
+from sheepshead.server.tables import Tables
+from sheepshead.store import Store, migrate, open_engine
+
+_SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *_SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _readable(exc: RequestValidationError) -> str:
+    """Pydantic's errors as one sentence: ``version: Field required``."""
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        message = str(error.get("msg", "invalid"))
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts) or "malformed request"
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return JSONResponse(status_code=422, content={"detail": _readable(exc)})
+
+
+def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(settings.templates_dir),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+    )
+
+    def static_url(path: str) -> str:
+        return f"/static/{static.url_path(path)}"
+
+    @jinja2.pass_context
+    def url_for(context: dict[str, Any], name: str, /, **params: Any) -> str:
+        if name == "static" and "path" in params:
+            params = {**params, "path": static.url_path(str(params["path"]))}
+        request: Request = context["request"]
+        return str(request.url_for(name, **params).path)
+
+    env.globals["static_prefix"] = f"/static/{static.build}"
+    env.globals["static_url"] = static_url
+    env.globals["url_for"] = url_for
+    return Jinja2Templates(env=env)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = Settings.from_env() if settings is None else settings
+    engine = open_engine(settings.database)
+    if settings.migrate:
+        migrate(engine)
+    store = Store(engine)
+
+    app = FastAPI(
+        title="Sheepshead",
+        version="1",
+        summary="Wisconsin's card game against computer players: the table's API.",
+        openapi_url="/api/v1/openapi.json",
+        docs_url="/api/v1/docs",
+        redoc_url=None,
+    )
+    static = VersionedStatic(settings.static_dir)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.store = store
+    app.state.tables = Tables(store)
+    app.state.templates = _templates(settings, static)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", static, name="static")
+    app.add_middleware(IdentityCookie, settings=settings)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
+    return app

@@ -1,0 +1,90 @@
+"""The anonymous player: a random id in a cookie, issued on the first visit.
+
+A request whose cookie names no known player gets a new player. The route's
+dependency records the new id in the request state and ``IdentityCookie`` adds
+the Set-Cookie header to whatever response goes out (errors included, so a
+first visit that ends in a 404 still keeps its identity).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from fastapi import Depends, Request
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sheepshead.server.settings import Settings
+from sheepshead.store import Store
+
+COOKIE = "sheepshead_player"
+#: About 13 months: the longest a browser keeps a cookie (Chrome caps at 400 days).
+MAX_AGE = 400 * 24 * 3600
+_ID = re.compile(r"[0-9a-f]{32}")
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+_STATE_KEY = "sheepshead_new_player"
+
+
+def store_of(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+StoreDep = Annotated[Store, Depends(store_of)]
+
+
+def current_player(request: Request, store: StoreDep) -> str:
+    """The player's id; a new anonymous player when the cookie names none."""
+    player_id = request.cookies.get(COOKIE)
+    if player_id is not None and _ID.fullmatch(player_id) and store.has_player(player_id):
+        return player_id
+    player_id = store.new_player()
+    request.scope.setdefault("state", {})[_STATE_KEY] = player_id
+    return player_id
+
+
+PlayerDep = Annotated[str, Depends(current_player)]
+
+
+def cookie_header(player_id: str, secure: bool) -> str:
+    parts = [f"{COOKIE}={player_id}", f"Max-Age={MAX_AGE}", "Path=/", "HttpOnly", "SameSite=Lax"]
+    if secure:
+        parts.append("Secure")
+    return "; ".join(parts)
+
+
+def _is_local_http(scope: Scope) -> bool:
+    if scope.get("scheme") != "http":
+        return False
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            host = value.decode("latin-1").lower()
+            host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            return host in _LOCAL_HOSTS
+    return False
+
+
+class IdentityCookie:
+    """Sets the identity cookie on the response of a request that issued an identity."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                player_id = state.get(_STATE_KEY)
+                if player_id is not None:
+                    secure = not (self.settings.dev and _is_local_http(scope))
+                    headers = MutableHeaders(scope=message)
+                    headers.append("set-cookie", cookie_header(player_id, secure))
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)

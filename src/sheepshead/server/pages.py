@@ -1,0 +1,54 @@
+"""The pages, rendered on the server with Jinja2: home, the table, and verify.
+
+The templates (``server/templates/``) get ``request``, ``static_prefix`` (the static
+files' URL under the current build, see ``static.py``), ``static_url(path)``,
+``url_for`` (static paths come out under the build too), ``page`` (the page's name)
+and, on the verify page, ``seed``, ``players``, ``result`` (the deal, as
+``/api/v1/verify`` gives it) and ``error``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from sheepshead.server.api import deal_json
+from sheepshead.server.identity import PlayerDep
+
+router = APIRouter(include_in_schema=False)
+
+
+def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
+    templates: Jinja2Templates = request.app.state.templates
+    response = templates.TemplateResponse(request, name, {"page": name[:-5], **context})
+    response.headers["cache-control"] = "no-cache"
+    return response
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, _player: PlayerDep) -> HTMLResponse:
+    return _render(request, "home.html")
+
+
+@router.get("/play", response_class=HTMLResponse)
+def play(request: Request, _player: PlayerDep) -> HTMLResponse:
+    return _render(request, "table.html")
+
+
+@router.get("/verify", response_class=HTMLResponse)
+def verify_page(
+    request: Request,
+    seed: Annotated[str | None, Query(max_length=256)] = None,
+    players: Annotated[int, Query(ge=3, le=6)] = 5,
+) -> HTMLResponse:
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    if seed:
+        try:
+            result = deal_json(seed, players)
+        except HTTPException as exc:
+            error = str(exc.detail)
+    return _render(request, "verify.html", seed=seed, players=players, result=result, error=error)
