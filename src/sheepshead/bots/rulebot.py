@@ -1,15 +1,312 @@
-"""Rule-based computer players: the beginner and standard levels (placeholder)."""
+"""Rule-based computer players: the ``beginner`` and ``standard`` levels.
+
+The standard level plays the conventions a Wisconsin table expects (see
+``docs/bots.md``): it picks by a hand-strength score with seat-aware thresholds,
+buries for voids and points, calls the right ace, leads trump on the picker's side,
+leads the called suit on defence, schmears only to a known partner who will win,
+and counts trumps and voids to know when a trick is safe. The beginner picks
+loosely with noise and plays simpler cards, but never absurdly.
+
+Both are deterministic: the same view and generator give the same action.
+"""
 
 from __future__ import annotations
 
-from sheepshead.actions import Action
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from sheepshead.actions import ALONE, CRACK, NOCRACK, PASS, PICK, Action, Bury, Call, Name, Play
+from sheepshead.bots.cardplay import choose_card
+from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
+from sheepshead.cards import FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
+from sheepshead.game import Phase
+from sheepshead.rules import JdPickerHolds, PartnerRule
 from sheepshead.view import SeatView
+
+__all__ = ["STYLES", "RuleBot", "Style", "hand_strength"]
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a level plays. Thresholds are hand-strength scores (``hand_strength``)."""
+
+    level: str
+    #: Pick thresholds by position from the dealer's left (the last is the dealer),
+    #: for 5 players; other head counts shift them (``_pick_threshold``).
+    pick: tuple[float, ...]
+    #: Uniform noise added to the threshold, +/- this much.
+    pick_noise: float
+    #: Go alone at or above this strength (after the bury).
+    alone: float
+    #: Crack with at least this defensive strength.
+    crack: float
+    #: Counts trumps and voids to know whether a trick is safe (else trusts the card).
+    counts: bool
+    #: Chance of a random (but never absurd) card instead of the rule's choice.
+    play_noise: float
+
+
+STYLES: dict[str, Style] = {
+    "standard": Style(
+        level="standard",
+        pick=(7.4, 7.8, 7.0, 6.6, 6.3),
+        pick_noise=0.0,
+        alone=13.5,
+        crack=9.0,
+        counts=True,
+        play_noise=0.0,
+    ),
+    "beginner": Style(
+        level="beginner",
+        pick=(6.0, 6.0, 6.0, 6.0, 6.0),
+        pick_noise=1.6,
+        alone=12.5,
+        crack=8.0,
+        counts=False,
+        play_noise=0.15,
+    ),
+}
+
+# Hand strength -------------------------------------------------------------
+
+_TRUMP_VALUE = {
+    "QC": 3.0,
+    "QS": 2.7,
+    "QH": 2.5,
+    "QD": 2.3,
+    "JC": 2.0,
+    "JS": 1.9,
+    "JH": 1.8,
+    "JD": 1.7,
+    "AD": 1.5,
+    "TD": 1.4,
+    "KD": 1.3,
+    "9D": 1.2,
+    "8D": 1.2,
+    "7D": 1.2,
+}
+
+
+def card_strength(card: Card) -> float:
+    if card.is_trump:
+        return _TRUMP_VALUE[card.text]
+    if card.rank is Rank.ACE:
+        return 1.0
+    return 0.0
+
+
+def hand_strength(cards: tuple[Card, ...] | list[Card]) -> float:
+    """A picking score: trump quality, fail aces, voids; a bare ten is a liability."""
+    score = sum(card_strength(c) for c in cards)
+    trumps = sum(1 for c in cards if c.is_trump)
+    for suit in FAIL_SUITS:
+        held = [c for c in cards if c.fail_suit is suit]
+        if not held:
+            score += 0.4 if trumps >= 2 else 0.0
+        elif ten_of(suit) in held and ace_of(suit) not in held:
+            score -= 0.3
+    return score
+
+
+def _pick_threshold(view: SeatView, style: Style) -> float:
+    n = view.players
+    position = (view.seat - view.dealer - 1) % n
+    # Positions map onto the 5-handed table: first, second, middle seats, dealer.
+    if position == n - 1:
+        base = style.pick[-1]
+    elif position < 2:
+        base = style.pick[position]
+    else:
+        base = style.pick[2 + min(position - 2, 1)] if n > 4 else style.pick[2]
+    per_card = view.rules.cards_per_seat / 6
+    base *= per_card
+    if view.rules.partner is PartnerRule.NONE:
+        base *= 1.25 if n == 4 else 1.2  # alone against the table
+    return base
+
+
+# The bot --------------------------------------------------------------------
 
 
 class RuleBot:
-    def __init__(self, level: str = "standard") -> None:
+    """A rule-based bot of the given level (``beginner`` or ``standard``)."""
+
+    def __init__(self, level: str = "standard", style: Style | None = None) -> None:
+        if style is None:
+            if level not in STYLES:
+                raise ValueError(f"no rule-based level {level!r}")
+            style = STYLES[level]
         self.level = level
+        self.style = style
+
+    def variant(self, **changes: object) -> RuleBot:
+        """The same bot with some style fields changed (for tuning in the arena)."""
+        return RuleBot(self.level, replace(self.style, **changes))  # type: ignore[arg-type]
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
-        return rng.choice(view.legal)
+        legal = view.legal
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to decide")
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase is Phase.PLAYING:
+            card = choose_card(read_view(view), self.style, rng)
+            action: Action = Play(card)
+        elif phase is Phase.PICKING:
+            action = self._pick(view, rng)
+        elif phase is Phase.BURYING:
+            action = self._bury(view, rng)
+        elif phase is Phase.CALLING:
+            action = self._call(view)
+        elif phase is Phase.CRACKING:
+            action = self._crack(view)
+        else:
+            action = self._name(view)
+        # A safety net: the rules above only choose legal actions.
+        return action if action in legal else legal[0]
+
+    # Pick --------------------------------------------------------------------
+
+    def _pick(self, view: SeatView, rng: Rng) -> Action:
+        style = self.style
+        threshold = _pick_threshold(view, style)
+        if style.pick_noise:
+            threshold += (rng.random() * 2 - 1) * style.pick_noise
+        return PICK if hand_strength(view.cards) >= threshold else PASS
+
+    # Bury --------------------------------------------------------------------
+
+    def _bury(self, view: SeatView, rng: Rng) -> Action:
+        cards = list(view.cards)
+        size = view.rules.blind_size
+        fails = [c for c in cards if not c.is_trump]
+        trumps = sorted((c for c in cards if c.is_trump), key=lambda c: c.power)
+        # Trump only when forced, and then the weakest.
+        forced = trumps[: max(0, size - len(fails))]
+        need = size - len(forced)
+        best: tuple[float, tuple[Card, ...]] | None = None
+        for combo in combinations(fails, need):
+            buried = (*forced, *combo)
+            kept = [c for c in cards if c not in buried]
+            score = self._bury_value(view, kept, buried)
+            if self.style.level == "beginner":
+                score = sum(c.points for c in buried) + rng.random()
+            if best is None or score > best[0]:
+                best = (score, buried)
+        assert best is not None
+        return Bury(best[1])
+
+    def _bury_value(self, view: SeatView, kept: list[Card], buried: tuple[Card, ...]) -> float:
+        score = float(sum(c.points for c in buried))
+        score -= sum(8.0 + c.power - 100 for c in buried if c.is_trump)
+        trumps = sum(1 for c in kept if c.is_trump)
+        call_value, call_suit = _best_call(view, kept, buried)
+        for suit in FAIL_SUITS:
+            held = [c for c in kept if c.fail_suit is suit]
+            if not held:
+                score += 6.0 if trumps >= 2 else 2.0
+                continue
+            has_ace = ace_of(suit) in held
+            for c in held:
+                if c.rank is Rank.ACE:
+                    score += 4.0 if len(held) <= 2 else 2.0
+                elif suit is call_suit:
+                    score += 0.0  # the partner's ace covers the hold card
+                elif c.rank is Rank.TEN:
+                    score -= 3.0 if has_ace else 7.0
+                elif c.rank is Rank.KING:
+                    score -= 3.0
+                else:
+                    score -= 1.5
+        return score + call_value
+
+    # Call --------------------------------------------------------------------
+
+    def _call(self, view: SeatView) -> Action:
+        legal = view.legal
+        kept = list(view.cards)
+        strength = hand_strength(kept) + 0.05 * sum(c.points for c in view.bury or ())
+        if ALONE in legal and strength >= self.style.alone * view.rules.cards_per_seat / 6:
+            return ALONE
+        calls = [a for a in legal if isinstance(a, Call)]
+        if not calls:
+            return ALONE
+        return max(calls, key=lambda a: _call_value(kept, a))
+
+    # Crack ------------------------------------------------------------------
+
+    def _crack(self, view: SeatView) -> Action:
+        if view.partner or CRACK not in view.legal:
+            return NOCRACK
+        trumps = [c for c in view.cards if c.is_trump]
+        defence = sum(card_strength(c) for c in trumps) + 0.5 * sum(
+            1 for c in trumps if c.rank is Rank.QUEEN
+        )
+        threshold = self.style.crack * view.rules.cards_per_seat / 6
+        return CRACK if defence >= threshold else NOCRACK
+
+    # Name (leaster with the named-trick blind) --------------------------------
+
+    def _name(self, view: SeatView) -> Action:
+        # The dealer plays last to the first trick and can usually duck it with a
+        # low card; with no low card, the last trick is the least likely to be won,
+        # since a leaster player sheds high cards early.
+        low = sum(1 for c in view.cards if (not c.is_trump and c.power <= 3) or c.power <= 102)
+        trick = 1 if low >= 2 else view.rules.tricks
+        return Name(trick)
+
+
+def _call_value(kept: list[Card], action: Call) -> float:
+    card = action.card
+    if card.is_trump:  # the jack of diamonds (or of hearts): the only call there is
+        return 0.0
+    if action.unknown is not None:
+        # The unknown is lost to the called trick: make it the cheapest fail card.
+        u = action.unknown
+        return -3.0 - u.points - (5.0 + u.power - 100 if u.is_trump else 0.0)
+    held = [c for c in kept if c.fail_suit is card.suit]
+    if card.rank is Rank.TEN:
+        return 1.0 - len(held) * 0.5
+    value = 0.0
+    if ten_of(card.suit) in held:
+        value += 6.0  # the ten on the partner's ace makes 21 points
+    if len(held) == 1:
+        value += 3.0
+    elif len(held) == 2:
+        value += 1.0
+    else:
+        value -= 6.0  # never a long suit: the ace gets trumped
+    return value
+
+
+def _best_call(
+    view: SeatView, kept: list[Card], buried: tuple[Card, ...]
+) -> tuple[float, Suit | None]:
+    """The value of the best call this bury leaves, mirroring the call rules."""
+    rules = view.rules
+    if rules.partner is not PartnerRule.CALLED_ACE:
+        if rules.partner is PartnerRule.JACK_OF_DIAMONDS:
+            texts = {c.text for c in (*kept, *buried)}
+            if "JD" in texts and (rules.jd_picker_holds is JdPickerHolds.ALONE or "JH" in texts):
+                return -2.0, None
+        return 0.0, None
+    all_cards = (*kept, *buried)
+    aces_held = [ace_of(s) in all_cards for s in FAIL_SUITS]
+    options: list[tuple[float, Suit | None]] = []
+    for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
+        if not held and any(c.fail_suit is suit for c in kept):
+            options.append((_call_value(kept, Call(ace_of(suit))), suit))
+    if not options and all(aces_held) and rules.call_ten:
+        for suit in FAIL_SUITS:
+            if ten_of(suit) not in all_cards and ace_of(suit) in kept:
+                options.append((_call_value(kept, Call(ten_of(suit))), suit))
+    elif not options and rules.call_unknown:
+        for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
+            if not held and not any(c.fail_suit is suit for c in kept):
+                cheapest = min(kept, key=lambda c: (c.points, c.is_trump, c.power))
+                options.append((_call_value(kept, Call(ace_of(suit), cheapest)), suit))
+    if not options:
+        return -12.0, None  # alone by force
+    return max(options, key=lambda o: o[0])
