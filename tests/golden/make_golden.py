@@ -121,6 +121,7 @@ def kinds() -> dict[str, tuple[Rules, Prefer, Want]]:
         "leaster-aside": (Rules(leaster_blind="aside"), passing, lambda g: g.is_leaster),  # type: ignore[arg-type]
         "leaster-no-trick-may-win": (Rules(leaster_needs_trick=False), passing, leaster_zero_trick_winner),
         "leaster-tie": (std, passing, leaster_tie),
+        "leaster-all-tie": (Rules(players=3, leaster_blind="aside"), passing, lambda g: g.is_leaster and len(set(leaster_points(g))) == 1),  # type: ignore[arg-type]
         "doubler": (Rules(nobody_picks="doubler"), passing, lambda g: True),  # type: ignore[arg-type]
         "crack": (Rules(cracking=True), ace, lambda g: len(g.cracks) == 2 and res(g) == "loss"),
         "jack-of-diamonds": (jd, steer(("picking", "pick"), ("calling", "call JD")), lambda g: call_text(g) == "call JD"),
@@ -151,6 +152,12 @@ def leaster_scores(game: Game) -> list[int]:
     result = game.result()
     assert result is not None
     return list(result.scores)
+
+
+def leaster_points(game: Game) -> list[int]:
+    result = game.result()
+    assert result is not None and result.points is not None
+    return list(result.points)
 
 
 def leaster_tie(game: Game) -> bool:
