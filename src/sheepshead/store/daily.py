@@ -1,0 +1,612 @@
+"""The daily game's storage: days, attempts, results and the board, display names,
+recovery codes. On the table's declarative ``Base``; migration ``daily_0001``.
+
+Like the rest of the store it knows the game only as text: an attempt is its day
+and its moves per deal, a result is five numbers the server computed by replaying
+those moves. The day's seed is never stored: the server derives it from its secret.
+
+The board is duplicate-bridge matchpoints (``sheepshead.daily`` has the pure
+reference). ``refresh_board`` recomputes a day's matchpoints and shared ranks in
+one set-based UPDATE with window functions, so that reading the top 100 and a
+player's own rank are index lookups, whatever the field's size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    delete,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from sheepshead.store.games import new_id
+from sheepshead.store.models import Base, Player
+
+DEALS = 5
+_DEAL_COLUMNS = ("d1", "d2", "d3", "d4", "d5")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class DailyDay(Base):
+    """A day of the daily game, created by its first attempt."""
+
+    __tablename__ = "daily_days"
+
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    #: Hex SHA-256 of the day's seed, published from the day's start.
+    commitment: Mapped[str] = mapped_column(String(64))
+    #: The computer players the day started with ("expert/1"): kept for the whole day.
+    bot_version: Mapped[str] = mapped_column(String(32))
+    #: Game points of the expert computer player in seat 0, per deal (None until computed).
+    expert_points: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    #: The field when the board was last refreshed, and each deal's spread then.
+    field: Mapped[int] = mapped_column(Integer, default=0)
+    spreads: Mapped[list[dict[str, int]] | None] = mapped_column(JSON, nullable=True)
+    refreshed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DailyAttempt(Base):
+    """One player's go at a day: number 1 is the ranked one, later ones are replays."""
+
+    __tablename__ = "daily_attempts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
+    day: Mapped[date] = mapped_column(Date, ForeignKey("daily_days.day"))
+    number: Mapped[int] = mapped_column(Integer)
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    #: The moves of each deal dealt so far, in record text, bots' included.
+    moves: Mapped[list[list[str]]] = mapped_column(JSON)
+    #: Deals dealt plus actions taken: every write checks and bumps it.
+    version: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: A second ranked attempt from one network address in a day: for a moderator.
+    flagged: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Keyed hash of the network address that started it (never the address itself).
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ux_daily_attempts_player_day_number", "player_id", "day", "number", unique=True),
+        Index("ix_daily_attempts_day_address", "day", "address"),
+    )
+
+
+class DailyResult(Base):
+    """A finished ranked attempt: game points per deal (the server's replay), and its
+    place on the board as of the last refresh."""
+
+    __tablename__ = "daily_results"
+
+    day: Mapped[date] = mapped_column(Date, ForeignKey("daily_days.day"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    attempt_id: Mapped[str] = mapped_column(String(32))
+    d1: Mapped[int] = mapped_column(Integer)
+    d2: Mapped[int] = mapped_column(Integer)
+    d3: Mapped[int] = mapped_column(Integer)
+    d4: Mapped[int] = mapped_column(Integer)
+    d5: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    #: Matchpoints per deal and their sum, and the shared rank: None until refreshed.
+    marks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    mp: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_daily_results_day_rank", "day", "rank"),)
+
+
+class DisplayName(Base):
+    """A player's name on the board. Both keys are unique: see ``sheepshead.names``."""
+
+    __tablename__ = "display_names"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    text: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(128), unique=True)
+    look: Mapped[str] = mapped_column(String(256), unique=True)
+    #: Hidden by a moderator: shown as "Player #…", and the name stays taken.
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RecoveryCode(Base):
+    """The keyed hash of a player's recovery code (never the code itself)."""
+
+    __tablename__ = "recovery_codes"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# Values handed to the server ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Day:
+    day: date
+    commitment: str
+    bot_version: str
+    expert_points: tuple[int, ...] | None
+    field: int
+    spreads: tuple[dict[str, int], ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    id: str
+    player_id: str
+    day: date
+    number: int
+    ranked: bool
+    moves: tuple[tuple[str, ...], ...]
+    version: int
+    finished: bool
+    flagged: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    player_id: str
+    name: str
+    points: tuple[int, ...]
+    total: int
+    #: Matchpoints per deal, their sum and the shared rank (None until refreshed).
+    marks: tuple[int, ...] | None
+    mp: int | None
+    rank: int | None
+
+
+def _attempt(row: Any) -> Attempt:
+    return Attempt(
+        id=row.id,
+        player_id=row.player_id,
+        day=row.day,
+        number=row.number,
+        ranked=row.ranked,
+        moves=tuple(tuple(m) for m in row.moves),
+        version=row.version,
+        finished=row.finished,
+        flagged=row.flagged,
+    )
+
+
+def shown_name(player_id: str, text_: str | None, hidden: bool | None) -> str:
+    """What the board shows: the display name, or "Player #" and a short id."""
+    if text_ is None or hidden:
+        return f"Player #{player_id[:6]}"
+    return text_
+
+
+class NameTaken(ValueError):
+    """The name, or a look-alike of it, belongs to another player."""
+
+
+class DailyStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # Days -------------------------------------------------------------------
+
+    def ensure_day(self, day: date, commitment: str, bot_version: str) -> Day:
+        """The day's row, created with this commitment and bot version if it is new."""
+        found = self.day(day)
+        if found is not None:
+            return found
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(DailyDay).values(
+                        day=day,
+                        commitment=commitment,
+                        bot_version=bot_version,
+                        field=0,
+                        created_at=_now(),
+                    )
+                )
+        except IntegrityError:
+            pass  # another request created it first: theirs stands
+        found = self.day(day)
+        assert found is not None
+        return found
+
+    def day(self, day: date) -> Day | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(DailyDay).where(DailyDay.day == day)).first()
+        if row is None:
+            return None
+        return Day(
+            day=row.day,
+            commitment=row.commitment,
+            bot_version=row.bot_version,
+            expert_points=None if row.expert_points is None else tuple(row.expert_points),
+            field=row.field,
+            spreads=None if row.spreads is None else tuple(row.spreads),
+        )
+
+    def days(self, before: date, limit: int = 60) -> list[Day]:
+        """Past days, newest first."""
+        with self.engine.connect() as conn:
+            days = conn.execute(
+                select(DailyDay.day)
+                .where(DailyDay.day < before)
+                .order_by(DailyDay.day.desc())
+                .limit(limit)
+            ).scalars()
+            wanted = list(days)
+        return [d for d in (self.day(x) for x in wanted) if d is not None]
+
+    def set_expert_points(self, day: date, points: Sequence[int]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(DailyDay).where(DailyDay.day == day).values(expert_points=list(points))
+            )
+
+    # Attempts ---------------------------------------------------------------------
+
+    def attempts(self, player_id: str, day: date) -> list[Attempt]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(DailyAttempt)
+                .where(DailyAttempt.player_id == player_id, DailyAttempt.day == day)
+                .order_by(DailyAttempt.number)
+            ).all()
+        return [_attempt(r) for r in rows]
+
+    def attempt(self, attempt_id: str, player_id: str) -> Attempt | None:
+        """The attempt, if it exists and belongs to this player."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(DailyAttempt).where(
+                    DailyAttempt.id == attempt_id, DailyAttempt.player_id == player_id
+                )
+            ).first()
+        return None if row is None else _attempt(row)
+
+    def create_attempt(
+        self,
+        player_id: str,
+        day: date,
+        number: int,
+        moves: Sequence[Sequence[str]],
+        version: int,
+        address: str | None,
+    ) -> Attempt | None:
+        """A new attempt; None if this player's attempt ``number`` of the day exists
+        already (a double click, a second tab): the caller loads that one instead."""
+        ranked = number == 1
+        now = _now()
+        attempt_id = new_id()
+        try:
+            with self.engine.begin() as conn:
+                flagged = False
+                if ranked and address is not None:
+                    other = conn.execute(
+                        select(DailyAttempt.id)
+                        .where(
+                            DailyAttempt.day == day,
+                            DailyAttempt.address == address,
+                            DailyAttempt.ranked.is_(True),
+                            DailyAttempt.player_id != player_id,
+                        )
+                        .limit(1)
+                    ).first()
+                    flagged = other is not None
+                conn.execute(
+                    insert(DailyAttempt).values(
+                        id=attempt_id,
+                        player_id=player_id,
+                        day=day,
+                        number=number,
+                        ranked=ranked,
+                        moves=[list(m) for m in moves],
+                        version=version,
+                        finished=False,
+                        flagged=flagged,
+                        address=address,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
+        except IntegrityError:
+            return None
+        return self.attempt(attempt_id, player_id)
+
+    def save_attempt(
+        self,
+        attempt: Attempt,
+        moves: Sequence[Sequence[str]],
+        version: int,
+        finished: bool,
+        points: Sequence[int] | None = None,
+    ) -> bool:
+        """Write the attempt's new moves if it is still at its loaded version; with
+        ``points``, the finished ranked attempt's result in the same transaction.
+        Returns False, writing nothing, when another request changed it first."""
+        now = _now()
+        with self.engine.begin() as conn:
+            bumped = conn.execute(
+                update(DailyAttempt)
+                .where(
+                    DailyAttempt.id == attempt.id,
+                    DailyAttempt.player_id == attempt.player_id,
+                    DailyAttempt.version == attempt.version,
+                )
+                .values(
+                    moves=[list(m) for m in moves],
+                    version=version,
+                    finished=finished,
+                    updated_at=now,
+                )
+            )
+            if bumped.rowcount != 1:
+                conn.rollback()
+                return False
+            if points is not None:
+                if len(points) != DEALS:
+                    raise ValueError(f"a result has {DEALS} deals")
+                conn.execute(
+                    insert(DailyResult).values(
+                        day=attempt.day,
+                        player_id=attempt.player_id,
+                        attempt_id=attempt.id,
+                        **dict(zip(_DEAL_COLUMNS, points, strict=True)),
+                        total=sum(points),
+                        finished_at=now,
+                    )
+                )
+        return True
+
+    # The board --------------------------------------------------------------------
+
+    def refresh_board(self, day: date) -> int:
+        """Recompute the day's matchpoints and shared ranks; returns the field.
+
+        mp on deal k = 2 * (players below) + (players level, oneself excluded):
+        RANK() over the deal's points counts those below, plus one; COUNT() over
+        the same value counts those level, oneself included.
+        """
+        spread_sql = text(
+            " UNION ALL ".join(
+                f"SELECT {i} AS deal, {c} AS points, COUNT(*) AS n FROM daily_results "
+                f"WHERE day = :day GROUP BY {c}"
+                for i, c in enumerate(_DEAL_COLUMNS)
+            )
+        )
+        with self.engine.begin() as conn:
+            conn.execute(text(_refresh_sql(conn.dialect.name)), {"day": day})
+            spreads: list[dict[str, int]] = [{} for _ in range(DEALS)]
+            field = 0
+            for deal, points, n in conn.execute(spread_sql, {"day": day}):
+                spreads[deal][str(points)] = n
+                if deal == 0:
+                    field += n
+            conn.execute(
+                update(DailyDay)
+                .where(DailyDay.day == day)
+                .values(field=field, spreads=spreads, refreshed_at=_now())
+            )
+        return field
+
+    def board(self, day: date, limit: int = 100) -> list[BoardLine]:
+        """The day's top ``limit`` as of the last refresh, best first."""
+        query = (
+            select(*_LINE_COLUMNS)
+            .outerjoin(DisplayName, DisplayName.player_id == DailyResult.player_id)
+            .where(DailyResult.day == day, DailyResult.rank.is_not(None))
+            .order_by(DailyResult.rank, DailyResult.player_id)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [self._line(r) for r in rows]
+
+    def line(self, day: date, player_id: str) -> BoardLine | None:
+        """One player's line of the day (a primary-key lookup)."""
+        query = (
+            select(*_LINE_COLUMNS)
+            .outerjoin(DisplayName, DisplayName.player_id == DailyResult.player_id)
+            .where(DailyResult.day == day, DailyResult.player_id == player_id)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else self._line(row)
+
+    def level_with(self, day: date, rank: int) -> int:
+        """How many players share ``rank`` on the day (the player's own line included)."""
+        with self.engine.connect() as conn:
+            count = conn.execute(
+                select(func.count())
+                .select_from(DailyResult)
+                .where(DailyResult.day == day, DailyResult.rank == rank)
+            ).scalar_one()
+        return int(count)
+
+    @staticmethod
+    def _line(row: Any) -> BoardLine:
+        return BoardLine(
+            player_id=row.player_id,
+            name=shown_name(row.player_id, row.name_text, row.name_hidden),
+            points=tuple(getattr(row, c) for c in _DEAL_COLUMNS),
+            total=row.total,
+            marks=None if row.marks is None else tuple(row.marks),
+            mp=row.mp,
+            rank=row.rank,
+        )
+
+    def week(self, monday: date, sunday: date) -> list[tuple[str, str, list[tuple[int, int]], int]]:
+        """Each player's days in the week: (player, shown name, [(mp, field)], total)."""
+        query = (
+            select(
+                DailyResult.player_id,
+                DailyResult.mp,
+                DailyDay.field,
+                DailyResult.total,
+                DisplayName.text,
+                DisplayName.hidden,
+            )
+            .join(DailyDay, DailyDay.day == DailyResult.day)
+            .outerjoin(DisplayName, DisplayName.player_id == DailyResult.player_id)
+            .where(
+                DailyResult.day >= monday,
+                DailyResult.day <= sunday,
+                DailyResult.mp.is_not(None),
+            )
+        )
+        players: dict[str, tuple[str, list[tuple[int, int]], int]] = {}
+        with self.engine.connect() as conn:
+            for player_id, mp, field, total, name, hidden in conn.execute(query):
+                shown, days, sum_total = players.get(
+                    player_id, (shown_name(player_id, name, hidden), [], 0)
+                )
+                days.append((mp or 0, field))
+                players[player_id] = (shown, days, sum_total + total)
+        return [(p, s, d, t) for p, (s, d, t) in players.items()]
+
+    # Names and recovery codes -----------------------------------------------------------
+
+    def name_of(self, player_id: str) -> tuple[str, bool] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(DisplayName.text, DisplayName.hidden).where(
+                    DisplayName.player_id == player_id
+                )
+            ).first()
+        return None if row is None else (row.text, row.hidden)
+
+    def set_name(self, player_id: str, text_: str, key: str, look: str) -> None:
+        """Give the player this name. Raises NameTaken if another player's name has the
+        same key or look-alike key (a hidden name stays taken)."""
+        with self.engine.begin() as conn:
+            clash = conn.execute(
+                select(DisplayName.player_id).where(
+                    (DisplayName.key == key) | (DisplayName.look == look),
+                    DisplayName.player_id != player_id,
+                )
+            ).first()
+            if clash is not None:
+                raise NameTaken(text_)
+            conn.execute(delete(DisplayName).where(DisplayName.player_id == player_id))
+            try:
+                conn.execute(
+                    insert(DisplayName).values(
+                        player_id=player_id,
+                        text=text_,
+                        key=key,
+                        look=look,
+                        hidden=False,
+                        created_at=_now(),
+                    )
+                )
+            except IntegrityError:
+                raise NameTaken(text_) from None
+
+    def hide_name(self, key: str) -> int:
+        """Hide every name with this case-folded key; returns how many were hidden."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(DisplayName).where(DisplayName.key == key).values(hidden=True)
+            )
+        return int(done.rowcount)
+
+    def set_recovery_code(self, player_id: str, code_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(RecoveryCode).where(RecoveryCode.player_id == player_id))
+            conn.execute(
+                insert(RecoveryCode).values(
+                    player_id=player_id, code_hash=code_hash, created_at=_now()
+                )
+            )
+
+    def has_recovery_code(self, player_id: str) -> bool:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(RecoveryCode.player_id).where(RecoveryCode.player_id == player_id)
+            ).first()
+        return found is not None
+
+    def player_of_code(self, code_hash: str) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(RecoveryCode.player_id).where(RecoveryCode.code_hash == code_hash)
+            ).scalar()
+
+    def delete_player(self, player_id: str) -> None:
+        """The player and everything kept about them: games, attempts, results, name, code."""
+        with self.engine.begin() as conn:
+            # Explicit, not only ON DELETE CASCADE: SQLite enforces it only with the pragma.
+            for table in (DailyResult, DailyAttempt, DisplayName, RecoveryCode):
+                conn.execute(delete(table).where(table.player_id == player_id))
+            conn.execute(delete(Player).where(Player.id == player_id))
+
+
+_LINE_COLUMNS = (
+    DailyResult.player_id,
+    DailyResult.d1,
+    DailyResult.d2,
+    DailyResult.d3,
+    DailyResult.d4,
+    DailyResult.d5,
+    DailyResult.total,
+    DailyResult.marks,
+    DailyResult.mp,
+    DailyResult.rank,
+    DisplayName.text.label("name_text"),
+    DisplayName.hidden.label("name_hidden"),
+)
+
+
+def _refresh_sql(dialect: str) -> str:
+    per_deal = ", ".join(
+        f"2 * (RANK() OVER (ORDER BY {c}) - 1) + COUNT(*) OVER (PARTITION BY {c}) - 1 AS m{i}"
+        for i, c in enumerate(_DEAL_COLUMNS, start=1)
+    )
+    ms = [f"m{i}" for i in range(1, DEALS + 1)]
+    total = " + ".join(ms)
+    listed = ", ".join(f"r.{m}" for m in ms)
+    marks = f"to_json(ARRAY[{listed}])" if dialect == "postgresql" else f"json_array({listed})"
+    return f"""
+        WITH m AS (
+            SELECT player_id, total, {per_deal}
+            FROM daily_results WHERE day = :day
+        ), r AS (
+            SELECT player_id, {", ".join(ms)}, {total} AS mp,
+                   RANK() OVER (ORDER BY {total} DESC, total DESC) AS rk
+            FROM m
+        )
+        UPDATE daily_results
+        SET mp = r.mp, rank = r.rk, marks = {marks}
+        FROM r
+        WHERE daily_results.day = :day AND daily_results.player_id = r.player_id
+    """
