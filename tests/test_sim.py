@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheepshead.actions import PASS, PICK, Bury, Call, Play
+from sheepshead.bots.playout import choose, playout
 from sheepshead.bots.sim import SimHand, bit, cards_of, mask_of, points_of
 from sheepshead.cards import DECK, Card, parse_cards
 from sheepshead.game import Game, Phase
@@ -139,7 +140,7 @@ def test_playout_policy_only_plays_legal_cards(preset: str, rnd: random.Random) 
         game = game.apply(Play(rnd.choice(game.legal_cards())))
     sim = SimHand.from_game(game)
     while not game.is_done:
-        card = sim.choose()
+        card = choose(sim)
         game = game.apply(Play(cards_of(card)[0]))
         sim.play(card)
     result = game.result()
@@ -150,6 +151,6 @@ def test_copy_is_independent() -> None:
     game = _to_play(deal(PRESETS["standard"], random.Random(3)), random.Random(3))
     sim = SimHand.from_game(game)
     other = sim.copy()
-    other.playout()
+    playout(other)
     assert other.done and not sim.done
     assert sim.trick_no == 0 and sum(sim.won_points) == 0

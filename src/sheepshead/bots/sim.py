@@ -101,7 +101,9 @@ class SimHand:
 
     Build one with ``start`` at the first lead, then ``play`` cards (bits) in turn;
     ``legal()`` is the mask of cards the seat to act may play; once ``done``,
-    ``scores()`` gives game points per seat, as ``Game.result().scores``.
+    ``scores()`` gives game points per seat, as ``Game.result().scores``. It also
+    keeps the public facts a player counts (voids shown, suits led, who knows whose
+    side), which the playout policy (``playout.py``) reads.
     """
 
     __slots__ = (
@@ -110,8 +112,10 @@ class SimHand:
         "blind_points",
         "blind_rule",
         "bump",
+        "bury",
         "bury_points",
         "called",
+        "called_by",
         "called_led",
         "cs",
         "hands",
@@ -129,12 +133,14 @@ class SimHand:
         "rel",
         "revealed",
         "side",
+        "suits_led",
         "ten_call",
         "total_tricks",
         "trick",
         "trick_no",
         "turn",
         "unk",
+        "voids",
         "won_points",
         "won_tricks",
     )
@@ -155,6 +161,8 @@ class SimHand:
     #: Trick number in which the called suit was first led, -1 before.
     called_led: int
     bury_points: int
+    #: The bury as a mask (the picker knows it; it counts for the picker's side).
+    bury: int
     leaster: bool
     blind_points: int
     blind_rule: LeasterBlind
@@ -177,6 +185,12 @@ class SimHand:
     played: int
     #: Whether everyone knows the partners (the called card is out, or no call).
     revealed: bool
+    #: Per seat: the union of the suit masks it has shown void in (failed to follow).
+    voids: list[int]
+    #: The union of the suit masks led in finished tricks.
+    suits_led: int
+    #: The seat that played the called card, -1 before.
+    called_by: int
     #: rel[a][b]: what seat a knows of seat b: 1 same side, -1 other side, 0 unknown.
     rel: list[list[int]]
 
@@ -213,7 +227,8 @@ class SimHand:
         self.unk = 0 if unknown is None else bit(unknown)
         self.ten_call = called is not None and called.rank.value == "T"
         self.called_led = -1
-        self.bury_points = sum(c.points for c in bury) if picker is not None else 0
+        self.bury = mask_of(bury) if picker is not None else 0
+        self.bury_points = points_of(self.bury)
         self.leaster = picker is None
         self.blind_points = sum(c.points for c in blind)
         self.blind_rule = rules.leaster_blind
@@ -235,6 +250,12 @@ class SimHand:
         self.won_points = [0] * n
         self.won_tricks = [0] * n
         self.played = 0
+        self.voids = [0] * n
+        if self.unk and self.cs >= 0 and picker is not None:
+            # An unknown call says the picker holds no card of the called suit.
+            self.voids[picker] = SUIT_MASK[self.cs]
+        self.suits_led = 0
+        self.called_by = -1
         self.revealed = self.called == 0 or not self.partners
         self._know(second=(picker - 1) % n if rules.second_partner and picker is not None else -1)
         return self
@@ -266,6 +287,7 @@ class SimHand:
         new.trick = self.trick[:]
         new.won_points = self.won_points[:]
         new.won_tricks = self.won_tricks[:]
+        new.voids = self.voids[:]
         # ``rel`` is replaced, never edited in place, so it may be shared.
         return new
 
@@ -335,13 +357,17 @@ class SimHand:
                 self.called_led = self.trick_no
             self.best = -1
             self.best_seat = -1
+        elif (self.cs if card == self.unk else SUIT_AT[pos]) != self.led:
+            self.voids[seat] |= SUIT_MASK[self.led]
         trick.append(card)
         if card != self.unk and (pos >= 18 or SUIT_AT[pos] == self.led) and pos > self.best:
             self.best = pos
             self.best_seat = seat
-        if card == self.called and not self.revealed:
-            self.revealed = True
-            self._know()
+        if card == self.called:
+            self.called_by = seat
+            if not self.revealed:
+                self.revealed = True
+                self._know()
         if len(trick) < n:
             self.turn = (seat + 1) % n
             return
@@ -356,6 +382,7 @@ class SimHand:
         if self.trick_no == self.named_trick:
             self.named_winner = winner
         self.trick_no += 1
+        self.suits_led |= SUIT_MASK[self.led]
         self.trick = []
         self.leader = winner
         self.turn = winner
@@ -450,147 +477,3 @@ class SimHand:
         for card in order:
             sim.play(bit(card))
         return sim
-
-    # The playout policy ---------------------------------------------------
-
-    def choose(self) -> int:
-        """The card (bit) the seat to act plays in a playout: Sheepshead's conventions
-        over what that seat would know of the sides (``rel``), kept cheap."""
-        legal = self.legal()
-        if legal & (legal - 1) == 0:
-            return legal
-        if self.trick:
-            return self._follow(self.turn, legal)
-        return self._lead(self.turn, legal)
-
-    def _lead(self, me: int, legal: int) -> int:
-        if self.leaster:
-            fails = legal & FAIL
-            return _min_by(fails or legal, DUMP_KEY)
-        trumps = legal & TRUMPS
-        cs = self.cs
-        if self.side >> me & 1:
-            # The picker's side draws trump, the strongest first.
-            if trumps:
-                return high(trumps)
-            fails = legal
-            if me == self.picker and cs >= 0 and self.called_led < 0:
-                # The picker delays the called suit, so the partner's ace is not trumped.
-                fails = legal & ~SUIT_MASK[cs] & ~self.unk or legal
-            aces = fails & FAIL_ACES
-            return high(aces) if aces else low(fails)
-        if cs >= 0 and self.called_led < 0 and not self.ten_call:
-            # Defenders lead the called suit, through the picker to the partner's ace.
-            called_suit = legal & SUIT_MASK[cs]
-            if called_suit:
-                return low(called_suit)
-        fails = legal & FAIL
-        if not fails:
-            return low(trumps)
-        aces = fails & FAIL_ACES & ~self._led_suits_mask()
-        if aces:
-            return high(aces)
-        longest = 0
-        for k in (0, 1, 2):
-            suit = fails & SUIT_MASK[k]
-            if suit.bit_count() > longest.bit_count():
-                longest = suit
-        return low(longest)
-
-    def _led_suits_mask(self) -> int:
-        """The fail suits any card of which has been played (an ace there may be trumped)."""
-        played = self.played
-        return sum(SUIT_MASK[k] for k in (0, 1, 2) if played & SUIT_MASK[k])
-
-    def _follow(self, me: int, legal: int) -> int:
-        best = self.best
-        led = self.led
-        unk = self.unk if me == self.picker else 0
-        if best >= 18:
-            wins = legal & ABOVE[best]
-        elif best >= 0:
-            wins = legal & ((ABOVE[best] & SUIT_MASK[led]) | TRUMPS)
-        else:
-            wins = legal & (SUIT_MASK[led] | TRUMPS)
-        wins &= ~unk
-        loses = legal & ~wins
-        if self.leaster:
-            if loses:
-                return _max_by(loses, SCHMEAR_KEY)
-            return high(wins)
-        n = self.n
-        remaining = n - len(self.trick) - 1
-        rel = self.rel[me][self.best_seat] if self.best_seat >= 0 else 0
-        hand = self.hands[me]
-        if rel == 1:
-            safe = remaining == 0
-            if not safe and best >= 18:
-                safe = not (ABOVE[best] & ~self.played & ~hand)
-            if not safe:
-                row = self.rel[me]
-                safe = all(row[(me + i) % n] == 1 for i in range(1, remaining + 1))
-            if safe:
-                return _max_by(loses or legal, SCHMEAR_KEY)
-            return _min_by(loses or legal, DUMP_KEY)
-        if wins:
-            if remaining == 0:
-                return low(wins)
-            worth = self._trick_points() >= 10 or (rel == -1 and self.best_seat == self.picker)
-            if worth:
-                # Win with the cheapest card nobody left can beat, if there is one.
-                out = ~self.played & ~hand
-                w = wins
-                while w:
-                    card = w & -w
-                    if not (ABOVE[card.bit_length() - 1] & out & (TRUMPS | SUIT_MASK[led])):
-                        return card
-                    w ^= card
-                return low(wins)
-        return _min_by(loses or legal, DUMP_KEY)
-
-    def _trick_points(self) -> int:
-        total = 0
-        for card in self.trick:
-            total += POINTS_AT[card.bit_length() - 1]
-        return total
-
-    def playout(self) -> None:
-        """Play the hand out with the playout policy."""
-        while self.trick_no < self.total_tricks:
-            self.play(self.choose())
-
-
-FAIL_ACES = ACE_BIT[0] | ACE_BIT[1] | ACE_BIT[2]
-#: Lower is better to throw away: no points, fail before trump, weakest first.
-DUMP_KEY: tuple[int, ...] = tuple(
-    POINTS_AT[b] * 100 + (50 if b >= 18 else 0) + b % 18 for b in range(32)
-)
-#: Higher is better to give a partner: points, fail before trump, never a queen or jack.
-SCHMEAR_KEY: tuple[int, ...] = tuple(
-    (-100 + b % 18 if CARD_AT[b].rank.value in "QJ" else POINTS_AT[b] * 100)
-    - (50 if b >= 18 else 0)
-    - b % 18
-    for b in range(32)
-)
-
-
-def _min_by(mask: int, key: tuple[int, ...]) -> int:
-    best, best_key = 0, 1 << 30
-    while mask:
-        card = mask & -mask
-        k = key[card.bit_length() - 1]
-        if k < best_key:
-            best, best_key = card, k
-        mask ^= card
-    return best
-
-
-def _max_by(mask: int, key: tuple[int, ...]) -> int:
-    best, best_key = 0, -(1 << 30)
-    while mask:
-        card = mask & -mask
-        k = key[card.bit_length() - 1]
-        if k > best_key:
-            best, best_key = card, k
-        mask ^= card
-    return best
