@@ -171,6 +171,229 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if matches is False else 0
 
 
+# Computer players: `sheepshead bot` and `sheepshead arena` --------------------------
+
+
+def bot_answer(level: str, seed: int, line: str) -> str:
+    """The bot process's answer to one input line: ``"<seat> <action>"`` or ``"error: ..."``."""
+    from sheepshead.actions import Move
+    from sheepshead.bots import decide
+
+    text = line.strip()
+    if not text:
+        return "error: empty line: send one hand record (JSON) per line"
+    try:
+        game = record.loads(text)
+    except record.RecordError as exc:
+        where = "" if exc.action is None else f"action {exc.action}: "
+        return f"error: {where}{exc.message}"
+    if game.turn is None:
+        return "error: the hand is over: there is nothing to decide"
+    seat = game.turn
+    # The bot sees the seat's view only, never the other hands the record holds.
+    return str(Move(seat, decide(level, game.view(seat), seed)))
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """Answer positions on standard input, one line each, until end of input."""
+    import logging
+
+    from sheepshead.bots import make_bot
+
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="bot: %(message)s")
+    log = logging.getLogger("sheepshead.bot")
+    try:
+        make_bot(args.level)
+    except (ValueError, ImportError) as exc:
+        log.error("cannot start the %s level: %s", args.level, exc)
+        return 2
+    log.info("level %s, seed %d: reading one hand record per line", args.level, args.seed)
+    count = 0
+    for line in sys.stdin:
+        try:
+            answer = bot_answer(args.level, args.seed, line)
+        except Exception as exc:  # a bug must not end the session of the program using us
+            log.exception("position %d", count + 1)
+            answer = f"error: the bot failed on this position: {exc}"
+        if answer.startswith("error:"):
+            log.info("position %d: %s", count + 1, answer)
+        _out(answer)
+        count += 1
+    log.info("end of input after %d positions", count)
+    return 0
+
+
+class _ProgramPlayer:
+    """A seat played by an outside program speaking the ``sheepshead bot`` protocol."""
+
+    def __init__(self, command: str) -> None:
+        import shlex
+        import subprocess
+
+        self.command = command
+        self.process = subprocess.Popen(
+            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def __call__(self, game: Any) -> Any:
+        from sheepshead.actions import parse_move
+
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(record.dumps(game) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().strip()
+        try:
+            move = parse_move(answer)
+        except ValueError:
+            raise SystemExit(f"arena: {self.command!r} answered {answer!r}") from None
+        if move.seat != game.turn:
+            raise SystemExit(f"arena: {self.command!r} answered for seat {move.seat}")
+        return move.action
+
+
+_ARENA_PLAYERS: dict[str, Any] = {}
+
+
+def _arena_player(level: str, command: str | None, seed: int) -> Any:
+    from sheepshead.bots import make_bot
+    from sheepshead.bots.arena import bot_policy
+
+    key = f"{level}\x00{command}\x00{seed}"
+    if key not in _ARENA_PLAYERS:
+        player = _ProgramPlayer(command) if command else bot_policy(make_bot(level), seed)
+        _ARENA_PLAYERS[key] = player
+    return _ARENA_PLAYERS[key]
+
+
+def _arena_chunk(job: tuple[argparse.Namespace, list[int]]) -> list[Any]:
+    import time
+
+    from sheepshead.bots.arena import play_deal
+
+    args, indices = job
+    rules = _arena_rules(args)
+    candidate = _arena_player(args.candidate, args.candidate_command, args.seed)
+    baseline = _arena_player(args.baseline, args.baseline_command, args.seed)
+    clock = time.perf_counter
+    return [play_deal(rules, i, args.deal_seed, candidate, baseline, clock) for i in indices]
+
+
+def _arena_rules(args: argparse.Namespace) -> Any:
+    from sheepshead.rules import PRESETS, Rules
+
+    if args.rules is not None:
+        return PRESETS[args.rules]
+    return Rules(players=args.players)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Duplicate match: candidate vs baseline over seeded deals; print the report."""
+    from sheepshead.bots.arena import summarize
+
+    rules = _arena_rules(args)
+    indices = list(range(args.first, args.first + args.deals))
+    size = max(1, min(50, len(indices) // max(1, args.jobs * 4)))
+    chunks = [(args, indices[i : i + size]) for i in range(0, len(indices), size)]
+    outcomes: list[Any] = []
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for part in pool.map(_arena_chunk, chunks):
+                outcomes.extend(part)
+                _arena_progress(args, len(outcomes))
+    else:
+        for chunk in chunks:
+            outcomes.extend(_arena_chunk(chunk))
+            _arena_progress(args, len(outcomes))
+    label_c = args.candidate_command or args.candidate
+    label_b = args.baseline_command or args.baseline
+    report = summarize(outcomes, rules, label_c, label_b, args.deal_seed, args.resamples)
+    report["bot_seed"] = args.seed
+    report["first_deal"] = args.first
+    if args.json:
+        _out(json.dumps(report, indent=2))
+    else:
+        _arena_text(report)
+    return 0
+
+
+def _arena_progress(args: argparse.Namespace, done: int) -> None:
+    if args.progress:
+        sys.stderr.write(f"arena: {done}/{args.deals} deals\n")
+        sys.stderr.flush()
+
+
+def _fmt(value: float | None, pattern: str = "{:.3f}") -> str:
+    return "-" if value is None else pattern.format(value)
+
+
+def _arena_text(r: dict[str, Any]) -> None:
+    edge = r["edge"]
+    lo, hi = edge["ci95"]
+    _out(
+        f"{r['candidate']} vs {r['baseline']}: {r['deals']} deals x {r['players']} seats "
+        f"(deal set {r['deal_set']!r}, rules {json.dumps(r['rules'])})"
+    )
+    _out(
+        f"edge {edge['mean']:+.3f} game points/hand/seat, 95% CI [{lo:+.3f}, {hi:+.3f}]; "
+        f"by seat {' '.join(f'{x:+.3f}' for x in edge['per_seat'])}"
+    )
+    _out("role       cand hands  cand mean   edge | base hands  base mean")
+    for role, row in r["by_role"].items():
+        _out(
+            f"{role:<10} {row['candidate_hands']:>10}  {_fmt(row['candidate_mean_score']):>9}"
+            f"  {_fmt(row['mean_edge'], '{:+.3f}'):>6} | {row['baseline_hands']:>10}"
+            f"  {_fmt(row['baseline_mean_score']):>9}"
+        )
+    for name in ("candidate", "baseline"):
+        s = r[f"{name}_stats"]
+        parts = [
+            f"pick {_fmt(s['pick_rate'], '{:.1%}')}",
+            f"alone {_fmt(s['alone_rate'], '{:.1%}')} of picks",
+            f"picker wins {_fmt(s['picker_win_rate'], '{:.1%}')}",
+            f"leaster {_fmt(s['leaster_rate'], '{:.1%}')}",
+            f"defender trump leads {_fmt(s['defender_trump_lead_rate'], '{:.2%}')}"
+            f" of {s['defender_leads_with_fail']} leads holding fail",
+            f"free points {_fmt(s['free_point_rate'], '{:.2%}')} of {s['plays']} plays",
+            f"ms/decision median {_fmt(s['ms_median'])}, p99 {_fmt(s['ms_p99'])}",
+        ]
+        _out(f"{name}: " + "; ".join(parts))
+
+
+def _add_bot_commands(sub: Any) -> None:
+    levels = ("beginner", "standard", "expert")
+    bot = sub.add_parser(
+        "bot", help="a computer player: one hand-record position per line in, one action out"
+    )
+    bot.add_argument("--level", default="standard", choices=levels, help="the bot's level")
+    bot.add_argument("--seed", type=int, default=0, help="the table's seed for the bot (default 0)")
+    bot.set_defaults(func=cmd_bot)
+
+    arena = sub.add_parser("arena", help="duplicate match of two bot levels over seeded deals")
+    arena.add_argument("--candidate", default="standard", choices=levels)
+    arena.add_argument("--baseline", default="beginner", choices=levels)
+    arena.add_argument("--candidate-command", help="seat an outside bot program as the candidate")
+    arena.add_argument("--baseline-command", help="seat an outside bot program as the baseline")
+    arena.add_argument("--deals", type=int, default=2000, help="how many deals (default 2000)")
+    arena.add_argument("--deal-seed", default="issue3-eval", help="the deal set's name")
+    arena.add_argument("--first", type=int, default=0, help="index of the first deal")
+    arena.add_argument("--players", type=int, default=5, choices=(3, 4, 5, 6))
+    arena.add_argument("--rules", choices=sorted(_presets()), help="a rules preset")
+    arena.add_argument("--seed", type=int, default=0, help="the bots' table seed (default 0)")
+    arena.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
+    arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    arena.add_argument("--progress", action="store_true", help="report progress on stderr")
+    arena.add_argument("--json", action="store_true", help="print the report as JSON")
+    arena.set_defaults(func=cmd_arena)
+
+
+def _presets() -> list[str]:
+    from sheepshead.rules import PRESETS
+
+    return list(PRESETS)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sheepshead", description="Sheepshead, the card game.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -203,6 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--sha256", help="the SHA-256 shown when the hand was dealt, to check")
     verify.add_argument("--json", action="store_true", help="print JSON, as /api/v1/verify does")
     verify.set_defaults(func=cmd_verify)
+
+    _add_bot_commands(sub)
 
     for name, (helptext, register) in _EXTRA.items():
         register(sub.add_parser(name, help=helptext))

@@ -132,9 +132,13 @@ def _observe(game: Game, action: Action, tally: Tally) -> None:
     winner, best = k.winner, k.best
     if winner is None or best is None or k.side_of(winner) != -1:
         return
-    if card.rank.value in "AT" and not beats(card, best, k.led) and k.winner_is_sure():
-        if any(c.points < card.points for c in legal):
-            tally.free_points += 1
+    if (
+        card.points >= 10
+        and not beats(card, best, k.led)
+        and k.winner_is_sure()
+        and any(c.points < card.points for c in legal)
+    ):
+        tally.free_points += 1
 
 
 def play_hand(
