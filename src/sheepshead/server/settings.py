@@ -36,6 +36,11 @@ class Settings:
     migrate: bool = True
     templates_dir: Path = field(default=_PACKAGE / "templates")
     static_dir: Path = field(default=_PACKAGE / "static")
+    #: The daily game's secret (``docs/daily.md``); empty: one generated and kept in
+    #: ``<data_dir>/daily-secret``. Set it when several machines serve one site.
+    daily_secret: str = ""
+    #: The daily game's computer players.
+    daily_level: str = "expert"
 
     @property
     def database(self) -> str:
@@ -56,4 +61,6 @@ class Settings:
             migrate=_flag(env, "SHEEPSHEAD_MIGRATE", defaults.migrate),
             templates_dir=Path(env.get("SHEEPSHEAD_TEMPLATES_DIR") or defaults.templates_dir),
             static_dir=Path(env.get("SHEEPSHEAD_STATIC_DIR") or defaults.static_dir),
+            daily_secret=env.get("SHEEPSHEAD_DAILY_SECRET", ""),
+            daily_level=env.get("SHEEPSHEAD_DAILY_LEVEL") or defaults.daily_level,
         )
