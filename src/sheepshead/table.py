@@ -52,6 +52,7 @@ __all__ = [
     "Table",
     "TableConflict",
     "Turn",
+    "hand_events",
     "names_for",
 ]
 
@@ -236,7 +237,8 @@ class Table:
         reason = game.why_illegal(Move(HUMAN, action))
         if reason is not None:
             raise IllegalAction(reason)
-        return self._apply(action, [])._run_bots([])
+        events: list[Event] = []
+        return self._apply(action, events)._run_bots(events)
 
     def next_hand(self, seed: bytes, version: int) -> Turn:
         """Deal the next hand (only once the current one is over) and run the bots."""
@@ -331,6 +333,17 @@ def check_level(level: str) -> None:
         bots.make_bot(level)
     except ImportError:
         raise ValueError(f"the {level} level is not available yet") from None
+
+
+def hand_events(game: Game) -> list[Event]:
+    """Every event of a hand so far, as seat 0 saw them (for a review, or a resync)."""
+    state = Game.from_deal(game.rules, game.dealer, game.dealt, game.blind, game.multiplier)
+    events: list[Event] = []
+    for move in game.moves:
+        after = state.apply_move(move)
+        events.extend(_events(state, after, move))
+        state = after
+    return events
 
 
 def _sheet_line(number: int, game: Game) -> dict[str, Any]:

@@ -1,0 +1,147 @@
+"""The identity cookie, the pages, static files and the verify endpoint."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+
+from api.helpers import TestClient, make_client, new_game
+from sheepshead.deal import deal_cards, seed_commitment
+from sheepshead.server import Settings, create_app
+from sheepshead.server.identity import COOKIE
+
+COOKIE_RE = re.compile(rf"{COOKIE}=([0-9a-f]{{32}}); Max-Age=\d+; Path=/; HttpOnly; SameSite=Lax")
+
+
+def identity_cookie(response_headers: list[str]) -> str:
+    [header] = [h for h in response_headers if h.startswith(COOKIE + "=")]
+    return header
+
+
+def test_a_first_visit_gets_an_anonymous_identity_once(client: TestClient) -> None:
+    first = client.get("/")
+    assert first.status_code == 200
+    header = identity_cookie(first.headers.get_list("set-cookie"))
+    assert COOKIE_RE.fullmatch(header), header  # local development over http: not Secure
+    # The identity sticks: no new cookie while the old one is sent back.
+    again = client.get("/play")
+    assert again.status_code == 200 and "set-cookie" not in again.headers
+    new_game(client)
+    assert client.get("/api/v1/games/current").status_code == 200
+
+
+def test_an_unknown_or_forged_identity_is_replaced(app: FastAPI) -> None:
+    for forged in ("0" * 32, "not-an-id", "'; drop table players; --"):
+        client = make_client(app)
+        client.cookies.set(COOKIE, forged)
+        response = client.get("/api/v1/games/current")
+        assert response.status_code == 404
+        header = identity_cookie(response.headers.get_list("set-cookie"))
+        assert forged not in header
+
+
+def test_a_first_visit_that_ends_in_an_error_keeps_its_identity(client: TestClient) -> None:
+    response = client.get("/api/v1/games/current")
+    assert response.status_code == 404
+    assert COOKIE_RE.fullmatch(identity_cookie(response.headers.get_list("set-cookie")))
+
+
+@pytest.mark.parametrize(
+    ("dev", "base_url"),
+    [
+        (False, "http://localhost"),
+        (False, "https://sheepshead.example"),
+        (True, "https://localhost"),
+        (True, "http://sheepshead.example"),
+        (True, "http://192.168.1.5:8000"),
+    ],
+)
+def test_the_cookie_is_secure_except_on_local_http_in_development(
+    tmp_path: Path, dev: bool, base_url: str
+) -> None:
+    app = create_app(Settings(data_dir=tmp_path, dev=dev))
+    response = make_client(app, base_url).get("/")
+    header = identity_cookie(response.headers.get_list("set-cookie"))
+    assert header.endswith("; Secure") and "HttpOnly" in header and "SameSite=Lax" in header
+    app.state.engine.dispose()
+
+
+def test_the_pages_render(client: TestClient) -> None:
+    home = client.get("/")
+    assert home.headers["content-type"].startswith("text/html")
+    assert 'href="/play"' in home.text
+    table = client.get("/play")
+    assert table.status_code == 200 and "<html" in table.text
+    # Static links carry the build, so they can be cached for a year.
+    assert re.search(r"/static/v-[0-9a-f]{12}/", table.text)
+    for response in (home, table):
+        assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_verify_page_re_derives_a_deal(client: TestClient) -> None:
+    seed = bytes(range(32))
+    page = client.get(f"/verify?seed={seed.hex()}&players=3")
+    assert page.status_code == 200
+    hands, blind = deal_cards(seed, 3, 10)
+    assert seed_commitment(seed) in page.text
+    for cards in (*hands, blind):
+        assert " ".join(c.text for c in cards) in page.text
+    bad = client.get("/verify?seed=xyz")
+    assert bad.status_code == 200 and "hexadecimal" in bad.text
+    assert client.get("/verify").status_code == 200
+
+
+def test_the_verify_endpoint(client: TestClient) -> None:
+    seed = bytes.fromhex("00ff")
+    response = client.get("/api/v1/verify", params={"seed": "00ff", "players": 4})
+    assert response.status_code == 200
+    hands, blind = deal_cards(seed, 4, 7)
+    assert response.json() == {
+        "seed_sha256": seed_commitment(seed),
+        "players": 4,
+        "hands": [[c.text for c in h] for h in hands],
+        "blind": [c.text for c in blind],
+    }
+    for params, status in (
+        ({"seed": "zz"}, 422),
+        ({"seed": "abc"}, 422),
+        ({"seed": "00ff", "players": 7}, 422),
+        ({}, 422),
+    ):
+        response = client.get("/api/v1/verify", params=params)
+        assert response.status_code == status, params
+        assert isinstance(response.json()["detail"], str)
+
+
+def test_static_files_are_cached_under_their_build_and_compressed(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    (static / "js").mkdir(parents=True)
+    script = "export const answer = 42;\n" * 200
+    (static / "js" / "app.js").write_text(script)
+    app = create_app(Settings(data_dir=tmp_path, dev=True, static_dir=static))
+    client = make_client(app)
+    build = app.state.templates.env.globals["static_prefix"]
+    assert re.fullmatch(r"/static/v-[0-9a-f]{12}", build)
+
+    current = client.get(f"{build}/js/app.js", headers={"accept-encoding": "gzip"})
+    assert current.status_code == 200 and current.text == script
+    assert current.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert current.headers["content-encoding"] == "gzip"
+    assert int(current.headers["content-length"]) < len(script) // 10
+    # A path without the build (or with an old one) must be revalidated each time.
+    for path in ("/static/js/app.js", "/static/v-000000000000/js/app.js"):
+        response = client.get(path)
+        assert response.status_code == 200 and response.headers["cache-control"] == "no-cache"
+    assert client.get("/static/js/missing.js").status_code == 404
+    assert client.get("/static/../settings.py").status_code == 404
+    app.state.engine.dispose()
+
+
+def test_api_replies_are_compressed(client: TestClient) -> None:
+    state = new_game(client)["state"]
+    raw = client.get(f"/api/v1/games/{state['id']}", headers={"accept-encoding": "gzip"})
+    assert raw.headers["content-encoding"] == "gzip"
+    assert raw.json() == state
