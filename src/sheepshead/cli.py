@@ -136,6 +136,8 @@ _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Re-derive a hand's deal from its revealed seed, and check it against its SHA-256."""
+    if args.day_seed is not None:
+        return cmd_verify_daily(args.seed, args.day_seed, args.sha256, args.json)
     from sheepshead.deal import deal_cards, seed_commitment
     from sheepshead.rules import Rules
 
@@ -394,6 +396,62 @@ def _presets() -> list[str]:
     return list(PRESETS)
 
 
+def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_json: bool) -> int:
+    """``verify DATE SEED``: a daily game's five deals from its revealed seed, and the
+    seed's SHA-256, to compare with the commitment published at the day's start."""
+    from datetime import date
+
+    from sheepshead import daily
+
+    try:
+        day = date.fromisoformat(day_text)
+        seed = daily.parse_seed(seed_text)
+    except ValueError as exc:
+        _out(f"usage: sheepshead verify YYYY-MM-DD SEED ({exc})")
+        return 2
+    digest = daily.commitment(seed)
+    matches = None if published is None else published.strip().lower() == digest
+    deals = daily.reveal(seed)
+    if as_json:
+        out: dict[str, Any] = {"date": day.isoformat(), "seed_sha256": digest}
+        out["deals"] = [d.to_json() for d in deals]
+        if matches is not None:
+            out["matches"] = matches
+        _out(json.dumps(out))
+    else:
+        _out(f"daily game {day.isoformat()}: seed sha256 {digest}")
+        if matches is not None:
+            _out("matches the commitment published" if matches else "DOES NOT MATCH")
+        for d in deals:
+            _out(f"deal {d.k + 1}, dealer seat {d.dealer}, seed {d.seed.hex()}")
+            for seat, cards in enumerate(d.hands):
+                _out(f"  seat {seat}: {' '.join(c.text for c in cards)}")
+            _out(f"  blind:  {' '.join(c.text for c in d.blind)}")
+    return 1 if matches is False else 0
+
+
+def cmd_admin_hide_name(args: argparse.Namespace) -> int:
+    """Hide a display name: the board shows "Player #..." and the name stays taken."""
+    import os
+    from pathlib import Path
+
+    from sheepshead.names import fold_key
+    from sheepshead.store import open_engine
+    from sheepshead.store.daily import DailyStore
+
+    url = args.database or os.environ.get("SHEEPSHEAD_DATABASE_URL")
+    if not url:
+        data = Path(os.environ.get("SHEEPSHEAD_DATA_DIR") or "data")
+        url = f"sqlite:///{(data / 'sheepshead.db').resolve()}"
+    engine = open_engine(url)
+    try:
+        hidden = DailyStore(engine).hide_name(fold_key(" ".join(args.name.split())))
+    finally:
+        engine.dispose()
+    _out(f"hidden: {args.name}" if hidden else f"no display name {args.name!r}")
+    return 0 if hidden else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sheepshead", description="Sheepshead, the card game.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -421,11 +479,21 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     verify = sub.add_parser("verify", help="re-derive a hand's deal from its revealed seed")
-    verify.add_argument("seed", help="the seed, in hexadecimal")
+    verify.add_argument("seed", help="the seed, in hexadecimal (or a daily game's DATE)")
+    verify.add_argument(
+        "day_seed", nargs="?", metavar="SEED", help="with a DATE first: the day's seed (daily)"
+    )
     verify.add_argument("--players", type=int, default=5, choices=(3, 4, 5, 6))
     verify.add_argument("--sha256", help="the SHA-256 shown when the hand was dealt, to check")
     verify.add_argument("--json", action="store_true", help="print JSON, as /api/v1/verify does")
     verify.set_defaults(func=cmd_verify)
+
+    admin = sub.add_parser("admin", help="moderation: hide-name NAME")
+    admin_sub = admin.add_subparsers(dest="admin_command", required=True)
+    hide = admin_sub.add_parser("hide-name", help="hide an offensive display name")
+    hide.add_argument("name", help="the name as shown (case and look-alikes do not matter)")
+    hide.add_argument("--database", help="SQLAlchemy URL (default: as `sheepshead serve`)")
+    hide.set_defaults(func=cmd_admin_hide_name)
 
     _add_bot_commands(sub)
 
