@@ -161,7 +161,7 @@ def _bot_calls_an_unknown_card() -> tuple[bytes, list[str]]:
 def test_a_bots_unknown_card_stays_face_down_until_the_hand_is_over(
     app: FastAPI, client: TestClient
 ) -> None:
-    client.get("/")
+    client.get("/api/v1/games/current")  # a first visit: an identity, no game
     player = client.cookies[COOKIE]
     seed, moves = _bot_calls_an_unknown_card()
     store = app.state.store
