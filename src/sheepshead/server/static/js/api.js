@@ -1,0 +1,92 @@
+// Talking to the server: the only authority. Every reply is sorted into one of a few
+// outcomes the table knows how to show; a lost connection is retried before the
+// player hears of it, and the action is kept so that it can be sent again.
+
+const BASE = "/api/v1";
+// Waits between attempts when the connection drops (or the server is briefly away).
+const RETRY_DELAYS_MS = [400, 1000, 2000, 4000];
+const TRANSIENT = new Set([502, 503, 504]);
+
+export class OfflineError extends Error {
+  constructor() {
+    super("The connection to the server was lost.");
+    this.name = "OfflineError";
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function detailOf(response) {
+  try {
+    const body = await response.json();
+    return body;
+  } catch {
+    return { detail: `The server answered ${response.status}.` };
+  }
+}
+
+function readable(detail) {
+  if (typeof detail === "string") return detail;
+  // FastAPI's validation errors: a list of {loc, msg}.
+  if (Array.isArray(detail)) return detail.map((d) => d.msg || String(d)).join("; ");
+  return "The server refused that.";
+}
+
+/**
+ * One request with retries. Resolves to one of:
+ *   {kind: "ok", status, body}
+ *   {kind: "conflict", state, detail}   (409: redraw the state it carries)
+ *   {kind: "refused", status, detail}   (4xx: a reason a person can read)
+ * Rejects with OfflineError when every attempt failed to reach the server.
+ * `onRetry(attempt)` is told before each new attempt, so the page can say "reconnecting".
+ */
+export async function request(method, path, body, { onRetry } = {}) {
+  const init = {
+    method,
+    headers: { Accept: "application/json" },
+    credentials: "same-origin",
+  };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  for (let attempt = 0; ; attempt += 1) {
+    let response = null;
+    try {
+      response = await fetch(BASE + path, init);
+    } catch {
+      response = null; // the network dropped: retry below
+    }
+    if (response && !TRANSIENT.has(response.status)) {
+      if (response.ok) {
+        return { kind: "ok", status: response.status, body: await response.json() };
+      }
+      const data = await detailOf(response);
+      if (response.status === 409 && data.state) {
+        return { kind: "conflict", state: data.state, detail: readable(data.detail) };
+      }
+      return { kind: "refused", status: response.status, detail: readable(data.detail) };
+    }
+    if (attempt >= RETRY_DELAYS_MS.length) throw new OfflineError();
+    if (onRetry) onRetry(attempt + 1);
+    await sleep(RETRY_DELAYS_MS[attempt]);
+  }
+}
+
+export const api = {
+  current: (opts) => request("GET", "/games/current", undefined, opts),
+  game: (id, opts) => request("GET", `/games/${encodeURIComponent(id)}`, undefined, opts),
+  create: (rules, level, opts) => request("POST", "/games", { rules, level }, opts),
+  act: (id, action, version, opts) =>
+    request("POST", `/games/${encodeURIComponent(id)}/actions`, { action, version }, opts),
+  nextHand: (id, version, opts) =>
+    request("POST", `/games/${encodeURIComponent(id)}/next-hand`, { version }, opts),
+  recordUrl: (id, hand) => `${BASE}/games/${encodeURIComponent(id)}/hands/${hand}/record`,
+  verify: (seed, players, opts) =>
+    request(
+      "GET",
+      `/verify?seed=${encodeURIComponent(seed)}&players=${encodeURIComponent(players)}`,
+      undefined,
+      opts,
+    ),
+};

@@ -1,0 +1,377 @@
+// The table's dialogs: the last trick, the score sheet, the hand's summary, the
+// review of a finished hand trick by trick, and the settings. All of them only show
+// what the server sent; the settings are kept in this browser.
+
+import { api } from "./api.js";
+import { cardName, cardSvg } from "./cards.js";
+import { $, focusDecision, nameOf, resultLine } from "./render.js";
+import { PARTNER_PLAYERS, fitRules, presetRules, saveSettings, store } from "./state.js";
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(key, String(value));
+  }
+  if (text !== "") node.textContent = text;
+  return node;
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+/** A row of small cards, each named for screen readers. `marks` maps a card to a note. */
+function cardRow(cards, label, marks = {}) {
+  const list = el("ul", { class: "mini-cards", "aria-label": label });
+  for (const card of cards) {
+    const item = el("li", { class: marks[card] ? `mini ${marks[card].cls}` : "mini" });
+    item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
+    const words = marks[card] ? `${cardName(card)} (${marks[card].word})` : cardName(card);
+    item.append(el("span", { class: "sr-only" }, words));
+    list.append(item);
+  }
+  return list;
+}
+
+// Dialogs give focus back to what opened them, or to the player's next decision.
+let opener = null;
+
+function open(id) {
+  opener = document.activeElement;
+  const dialog = $(id);
+  if (!dialog.open) dialog.showModal();
+}
+
+function giveFocusBack() {
+  if (opener && opener.isConnected && opener !== document.body) opener.focus();
+  else focusDecision();
+  opener = null;
+}
+
+// --- last trick ------------------------------------------------------------------
+
+function trickList(table, trick) {
+  const n = table.players;
+  const list = el("ol", { class: "trick-list" });
+  trick.cards.forEach((card, i) => {
+    const seat = (trick.leader + i) % n;
+    const item = el("li", { class: seat === trick.winner ? "won" : "" });
+    item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
+    const who = seat === table.seat ? "You" : nameOf(table, seat);
+    item.append(el("span", { class: "who" }, who));
+    item.append(el("span", { class: "sr-only" }, `: ${cardName(card)}${seat === trick.winner ? ", takes the trick" : ""}`));
+    list.append(item);
+  });
+  return list;
+}
+
+export function openLastTrick() {
+  const table = store.table;
+  const body = $("last-body");
+  body.replaceChildren();
+  const tricks = table ? table.view.tricks : [];
+  if (!tricks.length) {
+    body.append(el("p", {}, "No trick has been taken yet in this hand."));
+  } else {
+    const trick = tricks[tricks.length - 1];
+    const winner = trick.winner === table.seat ? "You" : nameOf(table, trick.winner);
+    body.append(el("p", {}, `Trick ${tricks.length}: ${nameOf(table, trick.leader)} led; ${winner} took it.`));
+    body.append(trickList(table, trick));
+  }
+  open("dlg-last");
+}
+
+// --- score sheet -------------------------------------------------------------------
+
+const RESULT_WORDS = {
+  win: "won",
+  "win-schneider": "won, schneider",
+  "win-no-trick": "won every trick",
+  loss: "lost",
+  "loss-schneider": "lost, schneidered",
+  "loss-no-trick": "lost, no trick",
+  leaster: "leaster",
+  doubler: "thrown in",
+};
+
+function sideOf(table, line) {
+  if (line.picker === null || line.picker === undefined) return "—";
+  const seats = [line.picker, ...(line.partners || [])];
+  return seats.map((s) => nameOf(table, s)).join(" + ");
+}
+
+function scoreTable(table) {
+  const t = el("table", { class: "score-sheet" });
+  const head = el("tr");
+  head.append(el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Picker + partner"));
+  head.append(el("th", { scope: "col" }, "Result"));
+  for (const name of table.names) head.append(el("th", { scope: "col", class: "num" }, name));
+  const thead = el("thead");
+  thead.append(head);
+  const tbody = el("tbody");
+  for (const line of table.score_sheet) {
+    const row = el("tr");
+    row.append(el("th", { scope: "row" }, String(line.hand)));
+    row.append(el("td", {}, sideOf(table, line)));
+    const times = line.multiplier > 1 ? ` ×${line.multiplier}` : "";
+    row.append(el("td", {}, (RESULT_WORDS[line.result] || line.result) + times));
+    for (const score of line.scores) row.append(el("td", { class: "num" }, signed(score)));
+    tbody.append(row);
+  }
+  const foot = el("tfoot");
+  const total = el("tr");
+  total.append(el("th", { scope: "row", colspan: "3" }, "Total"));
+  for (const score of table.scores) total.append(el("td", { class: "num" }, signed(score)));
+  foot.append(total);
+  t.append(thead, tbody, foot);
+  return t;
+}
+
+function fairness(table) {
+  const box = el("div", { class: "fairness" });
+  box.append(el("p", {}, `Hand ${table.hand_number}'s deal fingerprint (SHA-256 of its seed): `));
+  box.lastChild.append(el("code", { class: "hash" }, table.seed_sha256));
+  if (table.seed) {
+    const p = el("p", {}, "Its seed, revealed now that the hand is over: ");
+    p.append(el("code", { class: "hash" }, table.seed), " ");
+    const link = el("a", { href: `/verify?seed=${table.seed}&players=${table.players}` }, "check this deal");
+    p.append(link);
+    box.append(p);
+  } else {
+    box.append(el("p", { class: "small" }, "The seed itself is shown when the hand is over."));
+  }
+  return box;
+}
+
+export function openScores() {
+  const table = store.table;
+  const body = $("scores-body");
+  body.replaceChildren();
+  if (!table) return;
+  if (!table.score_sheet.length) body.append(el("p", {}, "No hand has been scored yet."));
+  else body.append(scoreTable(table));
+  body.append(fairness(table));
+  open("dlg-scores");
+}
+
+// --- summary ----------------------------------------------------------------------
+
+export function openSummary() {
+  const table = store.table;
+  if (!table || !table.summary) return;
+  const { result: r, bury, blind } = table.summary;
+  const v = table.view;
+  const body = $("summary-body");
+  body.replaceChildren();
+  const facts = el("dl", { class: "facts" });
+  const fact = (term, ...detail) => {
+    const dd = el("dd");
+    dd.append(...detail);
+    facts.append(el("dt", {}, term), dd);
+  };
+  let title = `Hand ${table.hand_number}`;
+  if (r.result === "doubler") {
+    title += ": thrown in";
+    fact("Nobody picked", "The next hand counts double.");
+  } else if (r.leaster) {
+    title += ": a leaster";
+    fact("Nobody picked", "A leaster: the fewest card points wins.");
+    fact("Card points", r.points.map((p, s) => `${nameOf(table, s)} ${p}`).join(", "));
+  } else {
+    const side = r.result.startsWith("win") ? "wins" : "loses";
+    title += `: the picker's side ${side}`;
+    fact("Picker", nameOf(table, r.picker));
+    const called = v.called ? `, called the ${cardName(v.called)}${v.unknown_call ? " (with an unknown card)" : ""}` : "";
+    const partners = r.partners.length ? r.partners.map((s) => nameOf(table, s)).join(" and ") : "none: alone";
+    fact("Partner", partners + called);
+    fact("Blind", cardRow(blind, "The blind"));
+    fact("Bury", cardRow(bury, "The bury"));
+    fact("Card points", `Picker's side ${r.points[0]} (bury included), defenders ${r.points[1]}`);
+    fact("Result", RESULT_WORDS[r.result] || r.result);
+  }
+  body.append(facts);
+  body.append(el("p", { class: "result-line" }, resultLine(table)));
+  const scores = el("table", { class: "score-sheet" });
+  const head = el("tr");
+  head.append(el("th", { scope: "col" }, "Player"), el("th", { scope: "col", class: "num" }, "This hand"));
+  head.append(el("th", { scope: "col", class: "num" }, "Total"));
+  scores.append(el("thead"), el("tbody"));
+  scores.firstChild.append(head);
+  table.names.forEach((name, s) => {
+    const row = el("tr", { class: s === table.seat ? "is-me" : "" });
+    row.append(el("th", { scope: "row" }, name), el("td", { class: "num" }, signed(r.scores[s])));
+    row.append(el("td", { class: "num" }, signed(table.scores[s])));
+    scores.lastChild.append(row);
+  });
+  body.append(scores);
+  body.append(fairness(table));
+  $("summary-title").textContent = title;
+  $("summary-record").href = api.recordUrl(table.id, table.hand_number);
+  $("summary-record").setAttribute("download", `sheepshead-hand-${table.hand_number}.json`);
+  open("dlg-summary");
+}
+
+// --- review -----------------------------------------------------------------------
+
+let reviewStep = 0;
+
+function drawReview() {
+  const table = store.table;
+  const { result: r, hands, blind, bury } = table.summary;
+  const tricks = r.tricks;
+  const played = new Set(tricks.slice(0, reviewStep).flatMap((t) => t.cards));
+  const body = $("review-body");
+  body.replaceChildren();
+  const status = el("p", { class: "review-status", "aria-live": "polite" });
+  if (reviewStep === 0) {
+    status.textContent = tricks.length
+      ? `Before the first trick: every hand face up, as dealt. ${tricks.length} tricks follow.`
+      : "Every hand face up, as dealt. No trick was played.";
+  } else {
+    const t = tricks[reviewStep - 1];
+    const pts = t.points === undefined ? "" : `, ${t.points} points`;
+    status.textContent = `Trick ${reviewStep} of ${tricks.length}: ${nameOf(table, t.leader)} led; ${nameOf(table, t.winner)} took it${pts}.`;
+  }
+  body.append(status);
+  if (reviewStep > 0) body.append(trickList(table, tricks[reviewStep - 1]));
+  const seats = el("div", { class: "review-hands" });
+  hands.forEach((cards, seat) => {
+    const box = el("section", { class: "review-seat", "aria-label": nameOf(table, seat) });
+    const tags = [];
+    if (seat === r.picker) tags.push("picker");
+    if (r.partners.includes(seat)) tags.push("partner");
+    box.append(el("h3", {}, nameOf(table, seat) + (tags.length ? ` (${tags.join(", ")})` : "")));
+    const all = seat === r.picker ? [...cards, ...blind] : cards;
+    const marks = {};
+    for (const c of all) {
+      if (bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: "buried" };
+      else if (played.has(c)) marks[c] = { cls: "gone", word: "played" };
+    }
+    box.append(cardRow(all, `${nameOf(table, seat)}'s cards`, marks));
+    seats.append(box);
+  });
+  if (r.picker === null || r.picker === undefined) {
+    const box = el("section", { class: "review-seat", "aria-label": "The blind" });
+    box.append(el("h3", {}, "The blind"), cardRow(blind, "The blind"));
+    seats.append(box);
+  }
+  body.append(seats);
+  for (const [id, off] of [["review-prev", reviewStep === 0], ["review-next", reviewStep >= tricks.length]]) {
+    const node = $(id);
+    if (off) node.setAttribute("aria-disabled", "true");
+    else node.removeAttribute("aria-disabled");
+  }
+  $("review-title").textContent = `Review of hand ${table.hand_number}`;
+}
+
+export function openReview() {
+  if (!store.table || !store.table.summary) return;
+  reviewStep = 0;
+  drawReview();
+  open("dlg-review");
+}
+
+// --- settings ----------------------------------------------------------------------
+
+const form = () => $("settings-form");
+
+function fillSettings(settings) {
+  const f = form();
+  const rules = fitRules(settings.rules);
+  for (const [name, value] of Object.entries(rules)) {
+    const field = f.elements[name];
+    if (!field) continue;
+    if (field.type === "checkbox") field.checked = Boolean(value);
+    else field.value = String(value);
+  }
+  f.elements.level.value = settings.level;
+  f.elements.fourColour.checked = Boolean(settings.fourColour);
+  f.elements.markTrumps.checked = Boolean(settings.markTrumps);
+  f.elements.pace.value = settings.pace;
+  f.elements.preset.value = "";
+  fitForm();
+}
+
+function formRules() {
+  const f = form();
+  const rules = {};
+  for (const name of Object.keys(fitRules({}))) {
+    const field = f.elements[name];
+    if (!field) continue;
+    if (field.type === "checkbox") rules[name] = field.checked;
+    else rules[name] = name === "players" ? Number(field.value) : field.value;
+  }
+  return fitRules(rules);
+}
+
+// Offer only the partner rules that the hand-record format allows with the head count.
+function fitForm() {
+  const f = form();
+  const players = Number(f.elements.players.value);
+  for (const option of f.elements.partner.options) {
+    option.disabled = !PARTNER_PLAYERS[option.value].includes(players);
+  }
+  if (f.elements.partner.selectedOptions[0]?.disabled) f.elements.partner.value = fitRules({ players }).partner;
+  const six = players === 6 && f.elements.partner.value === "jack-of-diamonds";
+  f.elements.second_partner.disabled = !six;
+  if (!six) f.elements.second_partner.checked = false;
+}
+
+export function openSettings(error = "") {
+  fillSettings(store.settings);
+  $("settings-error").textContent = error;
+  open("dlg-settings");
+}
+
+/** Wire the dialogs' own buttons. `onNewGame()` starts a game with the saved settings. */
+export function bindDialogs({ onNewGame, onNextHand, onDisplayChange }) {
+  for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("close", () => {
+      if (dialog.id !== "dlg-settings") giveFocusBack();
+    });
+  }
+  $("summary-review").addEventListener("click", () => {
+    $("dlg-summary").close();
+    openReview();
+  });
+  $("summary-next").addEventListener("click", () => {
+    opener = null;
+    $("dlg-summary").close();
+    onNextHand();
+  });
+  $("review-prev").addEventListener("click", () => {
+    if (reviewStep > 0) reviewStep -= 1;
+    drawReview();
+  });
+  $("review-next").addEventListener("click", () => {
+    if (store.table && reviewStep < store.table.summary.result.tricks.length) reviewStep += 1;
+    drawReview();
+  });
+  const f = form();
+  f.elements.preset.addEventListener("change", () => {
+    const name = f.elements.preset.value;
+    if (!name) return;
+    fillSettings({ ...store.settings, rules: presetRules(name), level: f.elements.level.value });
+    f.elements.preset.value = name;
+  });
+  f.elements.players.addEventListener("change", fitForm);
+  f.elements.partner.addEventListener("change", fitForm);
+  $("dlg-settings").addEventListener("close", () => {
+    const choice = $("dlg-settings").returnValue;
+    $("dlg-settings").returnValue = "";
+    if (choice === "save" || choice === "new") {
+      saveSettings({
+        rules: formRules(),
+        level: f.elements.level.value,
+        fourColour: f.elements.fourColour.checked,
+        markTrumps: f.elements.markTrumps.checked,
+        pace: f.elements.pace.value,
+      });
+      onDisplayChange();
+    }
+    if (choice === "new") {
+      opener = null;
+      onNewGame();
+    } else {
+      giveFocusBack();
+    }
+  });
+}

@@ -1,0 +1,495 @@
+// Drawing the table from the last state the server sent. A card or a button is live
+// only when its action is in the view's legal list; everything else is shown as it is.
+
+import { cardName, cardSvg, nameCardsIn } from "./cards.js";
+import { legalSet, myTurn, store, trickPointsOf } from "./state.js";
+
+export const $ = (id) => document.getElementById(id);
+
+// Seats sit on an ellipse: the player at the bottom, the others clockwise from the
+// player's left. Played cards sit on a smaller ellipse, in front of their seat.
+
+// The radii are the stylesheet's (they change with the screen); here only the angle.
+export function place(el, seat, players) {
+  const a = ((90 + (seat * 360) / players) * Math.PI) / 180;
+  el.style.setProperty("--cos", Math.cos(a).toFixed(4));
+  el.style.setProperty("--sin", Math.sin(a).toFixed(4));
+}
+
+export function nameOf(table, seat) {
+  return table.names[seat] ?? `Seat ${seat}`;
+}
+
+/** Who is known to sit with the picker: revealed partners, and this seat if it is one. */
+export function knownPartners(table) {
+  const seats = new Set(table.view.known_partners);
+  if (table.view.partner) seats.add(table.seat);
+  if (table.summary) for (const s of table.summary.result.partners) seats.add(s);
+  return seats;
+}
+
+/** The table as it should look now: the state, or the moment an animation has reached. */
+export function scene(table) {
+  const v = table.view;
+  const n = table.players;
+  const o = store.overlay;
+  if (o) return { ...o, n };
+  return {
+    n,
+    picker: v.picker,
+    partners: knownPartners(table),
+    trick: v.trick.cards.map((card, i) => ({ seat: (v.trick.leader + i) % n, card })),
+    said: {},
+    acting: v.phase === "done" ? null : v.turn,
+    winner: null,
+  };
+}
+
+/** An engine reason, said to the player: "seat 0 must follow hearts" -> "You must follow hearts". */
+export function personal(table, reason) {
+  let text = reason.replace(/\bseat 0\b/g, "you");
+  if (table.view.picker === table.seat) text = text.replace(/\bthe picker\b/g, "you");
+  text = nameCardsIn(text).replace(/\byou holds\b/g, "you hold").replace(/\byou does\b/g, "you do");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    node.setAttribute(key, value === true ? "" : String(value));
+  }
+  if (text) node.textContent = text;
+  return node;
+}
+
+function badge(kind, text) {
+  return el("span", { class: `badge badge-${kind}` }, text);
+}
+
+// --- seats ---------------------------------------------------------------------
+
+function seatBadges(table, sc, seat) {
+  const out = [];
+  if (table.view.dealer === seat) out.push(badge("dealer", "Dealer"));
+  if (sc.picker === seat) out.push(badge("picker", "Picker"));
+  if (sc.partners.has(seat)) out.push(badge("partner", "Partner"));
+  return out;
+}
+
+function renderSeats(table, sc) {
+  const list = $("seats");
+  const items = [];
+  for (let seat = 1; seat < sc.n; seat += 1) {
+    const li = el("li", { class: "seat", "data-seat": seat });
+    if (sc.acting === seat) li.classList.add("acting");
+    if (sc.winner === seat) li.classList.add("winner");
+    place(li, seat, sc.n);
+    li.append(el("span", { class: "seat-name" }, nameOf(table, seat)));
+    const badges = el("span", { class: "badges" });
+    badges.append(...seatBadges(table, sc, seat));
+    li.append(badges);
+    li.append(el("span", { class: "said" }, sc.said[seat] || ""));
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+}
+
+// --- the trick -------------------------------------------------------------------
+
+export function playedCard(table, seat, card, n) {
+  const li = el("li", { class: "played", "data-seat": seat, "data-card": card });
+  place(li, seat, n);
+  li.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
+  li.append(el("span", { class: "sr-only" }, `${nameOf(table, seat)}: ${cardName(card)}`));
+  return li;
+}
+
+function renderTrick(table, sc) {
+  const items = sc.trick.map(({ seat, card }) => {
+    const li = playedCard(table, seat, card, sc.n);
+    if (sc.winner === seat) li.classList.add("winning");
+    return li;
+  });
+  $("trick").replaceChildren(...items);
+  const note = $("centre-note");
+  const v = table.view;
+  note.replaceChildren();
+  if (!store.overlay && v.phase === "picking") {
+    const pile = el("span", { class: "blind-pile", "aria-hidden": "true" });
+    pile.innerHTML = cardSvg("??") + cardSvg("??");
+    note.append(pile, el("span", {}, "The blind"));
+  } else if (!store.overlay && v.phase === "burying" && v.picker !== table.seat) {
+    note.textContent = `${nameOf(table, v.picker)} is burying`;
+  }
+}
+
+// --- the player's cards -----------------------------------------------------------
+
+/** The bury's size, read from the legal list ("bury 8S TH" -> 2). */
+export function burySize(legal) {
+  for (const text of legal) if (text.startsWith("bury ")) return text.split(" ").length - 1;
+  return 0;
+}
+
+/** Whether `cards` (texts) are all in one legal bury. */
+function fitsABury(legal, cards) {
+  for (const text of legal) {
+    if (!text.startsWith("bury ")) continue;
+    const bury = text.split(" ").slice(1);
+    if (cards.every((c) => bury.includes(c))) return true;
+  }
+  return false;
+}
+
+/** The bury the current selection makes, if it is legal ("bury 8S TH"), else null. */
+export function selectedBury(legal) {
+  const text = `bury ${[...store.selected].sort().join(" ")}`;
+  return legal.has(text) ? text : null;
+}
+
+/** What selecting `card` would leave selected: the oldest choice gives way when full. */
+export function selectionWith(card, legal) {
+  const size = burySize(legal);
+  if (store.selected.includes(card)) return store.selected.filter((c) => c !== card);
+  const next = [...store.selected, card];
+  return next.length > size ? next.slice(next.length - size) : next;
+}
+
+function handMode(table, legal) {
+  if (!myTurn() || store.busy || store.overlay) return "idle";
+  const phase = table.view.phase;
+  if (phase === "burying") return "bury";
+  if (phase === "calling" && store.calling) return "unknown";
+  if (phase === "playing") return "play";
+  return "idle";
+}
+
+function describe(card, table, mode, legal) {
+  // Returns [live, reason]: whether the card is a control now, and why not.
+  const v = table.view;
+  if (mode === "play") {
+    if (legal.has(`play ${card}`)) return [true, ""];
+    return [false, personal(table, v.refusals[card] || "You may not play that card now")];
+  }
+  if (mode === "bury") {
+    if (fitsABury(legal, selectionWith(card, legal))) return [true, ""];
+    return [false, "That card cannot be buried with the others you chose"];
+  }
+  if (mode === "unknown") {
+    if (legal.has(`call ${store.calling} unknown ${card}`)) return [true, ""];
+    return [false, "That card cannot be your unknown card"];
+  }
+  return [false, ""];
+}
+
+function renderHand(table, sc) {
+  const v = table.view;
+  const legal = legalSet();
+  const mode = handMode(table, legal);
+  const hand = $("hand");
+  const reasons = [];
+  const fromBlind =
+    v.picker === table.seat && v.blind && ["burying", "calling"].includes(v.phase)
+      ? new Set(v.blind)
+      : new Set();
+  // Rebuild only when something changed, so that a card keeps its focus and the
+  // dealing animation plays once.
+  const sig = JSON.stringify([v.cards, mode, store.selected, store.calling, [...legal], v.refusals,
+    store.settings.markTrumps, [...fromBlind], v.unknown, v.phase]);
+  if (!store.dealing && hand.dataset.sig === sig) return;
+  hand.dataset.sig = sig;
+  hand.classList.toggle("dealing", Boolean(store.dealing));
+  hand.dataset.mode = mode;
+  hand.style.setProperty("--n", v.cards.length);
+  const buttons = v.cards.map((card, i) => {
+    const [live, reason] = describe(card, table, mode, legal);
+    let label = cardName(card);
+    if (fromBlind.has(card)) label += ", from the blind";
+    if (v.unknown === card && v.phase !== "done") label += ", your unknown card";
+    const button = el("button", {
+      type: "button",
+      class: "card",
+      "data-card": card,
+      "aria-label": label,
+      "aria-disabled": live ? null : "true",
+      tabindex: "-1",
+    });
+    button.style.setProperty("--i", i);
+    if (live) button.classList.add("live");
+    if (mode !== "idle" && !live) button.classList.add("refused");
+    if (fromBlind.has(card)) button.classList.add("from-blind");
+    if (v.unknown === card) button.classList.add("is-unknown");
+    if (mode === "bury") button.setAttribute("aria-pressed", String(store.selected.includes(card)));
+    if (reason) {
+      const id = `why-${card}`;
+      reasons.push(el("span", { id }, reason));
+      button.setAttribute("aria-describedby", id);
+      button.dataset.reason = reason;
+    }
+    button.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
+    return button;
+  });
+  $("reasons").replaceChildren(...reasons);
+  hand.replaceChildren(...buttons);
+  // One tab stop for the whole hand (arrow keys move within it).
+  const keep =
+    buttons.find((b) => b.dataset.card === store.focusCard) ||
+    buttons.find((b) => b.classList.contains("live")) ||
+    buttons[0];
+  if (keep) keep.tabIndex = 0;
+}
+
+// --- prompt and decisions ----------------------------------------------------------
+
+function button(text, attrs = {}) {
+  return el("button", { type: "button", class: "act", ...attrs }, text);
+}
+
+const CALL_WORDS = {
+  alone: "Go alone",
+  crack: "Crack: the hand counts double",
+  nocrack: "No crack",
+  pick: "Pick up the blind",
+  pass: "Pass",
+};
+
+function decisionButtons(table, legal) {
+  const v = table.view;
+  const out = [];
+  if (v.phase === "picking" || v.phase === "cracking") {
+    for (const text of ["pick", "pass", "crack", "nocrack"]) {
+      if (legal.has(text)) out.push(button(CALL_WORDS[text], { "data-action": text }));
+    }
+  } else if (v.phase === "burying") {
+    const size = burySize(legal);
+    const chosen = store.selected;
+    const bury = selectedBury(legal);
+    const label = bury
+      ? `Bury the ${chosen.map(cardName).join(" and the ")}`
+      : `Bury: ${chosen.length} of ${size} chosen`;
+    out.push(button(label, { "data-ui": "bury", class: "act primary", "aria-disabled": bury ? null : "true" }));
+  } else if (v.phase === "calling") {
+    if (store.calling) {
+      out.push(button("Back", { "data-ui": "call-back" }));
+      return out;
+    }
+    const unknown = new Set();
+    for (const text of [...legal].sort()) {
+      const words = text.split(" ");
+      if (words[0] === "call" && words.length === 2) {
+        out.push(button(`Call the ${cardName(words[1])}`, { "data-action": text }));
+      } else if (words[0] === "call") {
+        unknown.add(words[1]);
+      }
+    }
+    for (const card of unknown) {
+      out.push(
+        button(`Call the ${cardName(card)} with an unknown card…`, {
+          "data-ui": "call-unknown",
+          "data-card": card,
+        }),
+      );
+    }
+    if (legal.has("alone")) out.push(button(CALL_WORDS.alone, { "data-action": "alone" }));
+  } else if (v.phase === "naming") {
+    for (const text of [...legal].sort((a, b) => Number(a.split(" ")[1]) - Number(b.split(" ")[1]))) {
+      const k = text.split(" ")[1];
+      out.push(button(`Trick ${k}`, { "data-action": text, "aria-label": `Name trick ${k}` }));
+    }
+  }
+  return out;
+}
+
+function promptText(table, legal) {
+  const v = table.view;
+  if (store.offline) return "The connection to the server was lost. Your cards are safe: try again.";
+  if (store.overlay) return store.overlay.prompt || "";
+  if (store.busy) return "…";
+  if (table.hand_over) return resultLine(table);
+  if (!myTurn()) return v.turn === null ? "" : `Waiting for ${nameOf(table, v.turn)}…`;
+  switch (v.phase) {
+    case "picking":
+      return "Your turn: pick up the blind, or pass?";
+    case "burying":
+      return `Choose ${burySize(legal)} cards to bury, then confirm. They count for you.`;
+    case "calling":
+      return store.calling
+        ? `Choose the card you will play face down for the ${cardName(store.calling)}.`
+        : "Call your partner's card, or go alone.";
+    case "cracking":
+      return "Crack to double the hand, or let it be?";
+    case "naming":
+      return "Name the trick whose winner takes the blind.";
+    case "playing":
+      return v.trick.cards.length ? "Your turn: play a card." : "Your lead: play a card.";
+    default:
+      return "";
+  }
+}
+
+export function resultLine(table) {
+  const hand = table.summary;
+  const you = table.scores[table.seat];
+  const total = `Your total: ${you > 0 ? "+" : ""}${you}.`;
+  if (!hand) return total;
+  const r = hand.result;
+  const mine = r.scores[table.seat];
+  const score = `This hand: ${mine > 0 ? "+" : ""}${mine}.`;
+  if (r.result === "doubler") return `Nobody picked: the hand is thrown in. ${total}`;
+  if (r.leaster) return `Leaster over. ${score} ${total}`;
+  const side = r.result.startsWith("win") ? "won" : "lost";
+  const picker = r.picker === table.seat ? "You" : nameOf(table, r.picker);
+  return `${picker} picked and ${side} with ${r.points[0]} points. ${score} ${total}`;
+}
+
+function renderControls(table) {
+  const legal = legalSet();
+  $("prompt").textContent = promptText(table, legal);
+  const buttons = [];
+  if (store.offline) {
+    buttons.push(button("Try again", { "data-ui": "retry", class: "act primary" }));
+  } else if (!store.overlay && !store.busy && table.hand_over) {
+    buttons.push(button("Next hand", { "data-ui": "next-hand", class: "act primary" }));
+    buttons.push(button("Summary", { "data-ui": "summary", "aria-haspopup": "dialog" }));
+    buttons.push(button("Review", { "data-ui": "review", "aria-haspopup": "dialog" }));
+  } else if (myTurn() && !store.busy && !store.overlay) {
+    buttons.push(...decisionButtons(table, legal));
+  }
+  $("actions").replaceChildren(...buttons);
+}
+
+// --- the bar, the player's own line, running points ------------------------------
+
+function renderInfo(table) {
+  const v = table.view;
+  const dealer = v.dealer === table.seat ? "You deal" : `${nameOf(table, v.dealer)} deals`;
+  const you = table.scores[table.seat];
+  const parts = [`Hand ${table.hand_number}`, dealer, `You: ${you > 0 ? "+" : ""}${you}`];
+  if (v.multiplier > 1) parts.push(`counts ×${v.multiplier}`);
+  const info = $("info");
+  info.replaceChildren(parts.join(" · "));
+  const fp = el("span", { class: "fingerprint" }, ` · deal ${table.seed_sha256.slice(0, 8)}`);
+  fp.title = `SHA-256 of this hand's seed: ${table.seed_sha256}`;
+  info.append(fp);
+}
+
+function renderMe(table, sc) {
+  const me = $("me");
+  const parts = [el("span", { class: "seat-name" }, "You")];
+  parts.push(...seatBadges(table, sc, table.seat));
+  if (table.view.partner && !table.hand_over) parts.push(el("span", { class: "small" }, "(only you know)"));
+  me.replaceChildren(...parts);
+  me.classList.toggle("acting", sc.acting === table.seat && !table.hand_over);
+}
+
+/** Card points taken so far: per side once the sides are known, per seat in a leaster. */
+export function pointsLine(table, sc) {
+  const v = table.view;
+  if (table.summary && table.summary.result.points) {
+    const r = table.summary.result;
+    if (r.leaster) return `Card points: ${r.points.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
+    return `Card points with the bury: picker's side ${r.points[0]}, defenders ${r.points[1]}`;
+  }
+  if (v.phase !== "playing" || !v.tricks.length) return "";
+  const points = trickPointsOf(table);
+  const tricks = v.tricks;
+  if (v.picker === null) {
+    const per = new Array(sc.n).fill(0);
+    tricks.forEach((t, i) => {
+      per[t.winner] += points[i] ?? 0;
+    });
+    return `Card points in tricks: ${per.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
+  }
+  const calledOut =
+    v.called &&
+    (v.partner ||
+      v.tricks.some((t) => t.cards.includes(v.called)) ||
+      v.trick.cards.includes(v.called));
+  if (!v.alone && !calledOut) return "";
+  const side = new Set([v.picker, ...sc.partners]);
+  let picker = 0;
+  let defenders = 0;
+  let unknown = false;
+  tricks.forEach((t, i) => {
+    if (points[i] === undefined || points[i] === null) unknown = true;
+    else if (side.has(t.winner)) picker += points[i];
+    else defenders += points[i];
+  });
+  const names = [...side].map((s) => (s === table.seat ? "you" : nameOf(table, s))).join(" and ");
+  const more = unknown ? " (and a trick with a face-down card)" : "";
+  return `Card points in tricks: picker's side (${names}) ${picker}, defenders ${defenders}${more}`;
+}
+
+// --- everything ------------------------------------------------------------------
+
+function focusKey(node) {
+  if (!node || node === document.body) return null;
+  if (node.dataset && node.dataset.card && node.closest("#hand")) return { card: node.dataset.card };
+  if (node.closest && node.closest("#actions")) {
+    return { action: node.dataset.action, ui: node.dataset.ui, inActions: true };
+  }
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  if (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected) return;
+  if (key.card) {
+    const same = $("hand").querySelector(`[data-card="${key.card}"]`);
+    const target = same || $("hand").querySelector('[tabindex="0"]') || firstAction();
+    if (target) target.focus();
+    return;
+  }
+  const actions = $("actions");
+  const match =
+    (key.action && actions.querySelector(`[data-action="${key.action}"]`)) ||
+    (key.ui && actions.querySelector(`[data-ui="${key.ui}"]`)) ||
+    firstAction() ||
+    $("hand").querySelector('[tabindex="0"]');
+  if (match) match.focus();
+}
+
+function firstAction() {
+  return $("actions").querySelector("button, a");
+}
+
+/** Redraw everything from the store; focus stays on the same card or button if it can. */
+export function render() {
+  const table = store.table;
+  if (!table) return;
+  const key = focusKey(document.activeElement);
+  const sc = scene(table);
+  document.body.classList.toggle("four-colour", Boolean(store.settings.fourColour));
+  $("table").setAttribute("aria-busy", String(Boolean(store.busy)));
+  $("table").dataset.phase = table.hand_over ? "over" : table.view.phase;
+  $("table").dataset.players = String(table.players);
+  renderInfo(table);
+  renderSeats(table, sc);
+  renderTrick(table, sc);
+  renderControls(table);
+  renderMe(table, sc);
+  renderHand(table, sc);
+  $("points").textContent = pointsLine(table, sc);
+  restoreFocus(key);
+}
+
+/** Put focus where the player's next decision is, unless they are busy elsewhere. */
+export function focusDecision() {
+  const active = document.activeElement;
+  const inDialog = active && active.closest && active.closest("dialog[open]");
+  if (inDialog) return;
+  const table = store.table;
+  const hand = $("hand");
+  const idle = !active || active === document.body || !active.isConnected;
+  if (!idle && !active.closest("#hand, #actions")) return;
+  if (table && table.view.phase === "playing" && myTurn()) {
+    const card = hand.querySelector('.card.live[tabindex="0"]') || hand.querySelector(".card.live");
+    if (card) {
+      card.focus();
+      return;
+    }
+  }
+  const target = firstAction() || hand.querySelector('[tabindex="0"]');
+  if (target) target.focus();
+}

@@ -1,0 +1,377 @@
+// The table page: load (or start) the player's game, send the player's actions,
+// and show the events each reply carries, one by one, before the next decision.
+
+import { OfflineError, api } from "./api.js";
+import { cardName, installSprite } from "./cards.js";
+import {
+  bindDialogs,
+  openLastTrick,
+  openReview,
+  openScores,
+  openSettings,
+  openSummary,
+} from "./dialogs.js";
+import { bindInput, showHint, toggleBury } from "./input.js";
+import {
+  $,
+  focusDecision,
+  knownPartners,
+  nameOf,
+  render,
+  selectedBury,
+  selectionWith,
+} from "./render.js";
+import { PACES, legalSet, noteTrickPoints, rulesForServer, setTable, store } from "./state.js";
+
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function pace() {
+  if (store.skip || reducedMotion.matches) return 0;
+  return PACES[store.settings.pace] ?? PACES.normal;
+}
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function say(text) {
+  const log = $("log");
+  const line = document.createElement("p");
+  line.textContent = text;
+  log.append(line);
+  while (log.childElementCount > 40) log.firstElementChild.remove();
+}
+
+// --- talking to the server ----------------------------------------------------------
+
+/** Run a request; on a lost connection keep it to try again, and say so. */
+async function call(attempt) {
+  store.offline = false;
+  try {
+    return await attempt({
+      onRetry: () => {
+        $("prompt").textContent = "Reconnecting…";
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof OfflineError)) throw error;
+    store.offline = true;
+    store.pending = attempt;
+    store.busy = false;
+    say(error.message);
+    render();
+    focusDecision();
+    return null;
+  }
+}
+
+const HAD_GAME_KEY = "sheepshead.hadGame";
+
+function hadGame() {
+  try {
+    return localStorage.getItem(HAD_GAME_KEY) === "1";
+  } catch {
+    return true;
+  }
+}
+
+function noteGame() {
+  try {
+    localStorage.setItem(HAD_GAME_KEY, "1");
+  } catch {
+    // Without storage every visit asks the server for a game to resume.
+  }
+}
+
+async function handle(reply) {
+  if (!reply) return;
+  store.pending = null;
+  if (reply.kind === "ok" || reply.kind === "conflict") noteGame();
+  if (reply.kind === "ok") {
+    const body = reply.body;
+    if (body.state) await show(body.state, body.events || []);
+    else await show(body, []);
+  } else if (reply.kind === "conflict") {
+    // The table moved on (a second tab, a double tap): show it as it is, no error.
+    setTable(reply.state);
+    render();
+    focusDecision();
+  } else {
+    const text = reply.detail;
+    render();
+    showHint(text);
+    say(text);
+  }
+}
+
+async function send(action) {
+  const table = store.table;
+  if (!table || store.busy || store.overlay) return;
+  if (!legalSet().has(action)) return;
+  store.busy = true;
+  render();
+  const reply = await call((opts) => api.act(table.id, action, table.version, opts));
+  store.busy = false;
+  await handle(reply);
+}
+
+async function nextHand() {
+  const table = store.table;
+  if (!table || store.busy || store.overlay) return;
+  store.busy = true;
+  render();
+  const reply = await call((opts) => api.nextHand(table.id, table.version, opts));
+  store.busy = false;
+  await handle(reply);
+}
+
+async function newGame() {
+  if (store.overlay) store.skip = true;
+  const { rules, level } = store.settings;
+  store.busy = true;
+  if (store.table) render();
+  const reply = await call((opts) => api.create(rulesForServer(rules), level, opts));
+  store.busy = false;
+  if (reply && reply.kind === "refused") {
+    render();
+    openSettings(reply.detail);
+    return;
+  }
+  await handle(reply);
+}
+
+async function retry() {
+  const attempt = store.pending;
+  if (!attempt) return;
+  store.busy = true;
+  store.offline = false;
+  render();
+  const reply = await call(attempt);
+  store.busy = false;
+  await handle(reply);
+}
+
+// --- showing a reply's events -----------------------------------------------------
+
+function centre(rect) {
+  return [rect.left + rect.width / 2, rect.top + rect.height / 2];
+}
+
+function seatBox(seat) {
+  if (seat === store.table.seat) return $("me");
+  return $("seats").querySelector(`[data-seat="${seat}"]`);
+}
+
+async function flyIn(seat, card, from) {
+  const ms = pace();
+  const node = $("trick").querySelector(`[data-seat="${seat}"]`);
+  if (!ms || !node) return;
+  const source = from || seatBox(seat)?.getBoundingClientRect();
+  if (!source) return;
+  const [sx, sy] = centre(source);
+  const [tx, ty] = centre(node.getBoundingClientRect());
+  const frames = [
+    { transform: `translate(${sx - tx}px, ${sy - ty}px) scale(0.7)`, opacity: 0.4 },
+    { transform: "none", opacity: 1 },
+  ];
+  await node.animate(frames, { duration: ms * 0.7, easing: "ease-out" }).finished.catch(() => {});
+}
+
+async function sweep(winner) {
+  const ms = pace();
+  const box = seatBox(winner);
+  if (!ms || !box) return;
+  const [wx, wy] = centre(box.getBoundingClientRect());
+  const moves = [...$("trick").children].map((node) => {
+    const [x, y] = centre(node.getBoundingClientRect());
+    const frames = [
+      { transform: "none", opacity: 1 },
+      { transform: `translate(${wx - x}px, ${wy - y}px) scale(0.4)`, opacity: 0 },
+    ];
+    return node.animate(frames, { duration: ms * 0.7, easing: "ease-in", fill: "forwards" }).finished;
+  });
+  await Promise.all(moves).catch(() => {});
+}
+
+const SAID = {
+  pass: () => "Pass",
+  pick: () => "Picks",
+  bury: () => "Buries",
+  alone: () => "Alone",
+  crack: () => "Crack!",
+  nocrack: () => "No crack",
+  call: (e) => `Calls ${cardName(e.card)}`,
+  name: () => "Names a trick",
+};
+
+/** Draw `state` after showing `events` one by one, as the table saw them happen. */
+async function show(state, events) {
+  const before = store.table;
+  const sameHand = before && before.id === state.id && before.hand_number === state.hand_number;
+  const n = state.players;
+  // The player's own card flies from where it sat in the hand.
+  const first = events[0];
+  let from = null;
+  if (first && first.type === "play" && first.seat === state.seat) {
+    from = $("hand").querySelector(`[data-card="${first.card}"]`)?.getBoundingClientRect() || null;
+  }
+  if (!sameHand) store.dealing = true;
+  setTable(state);
+  if (!events.length) {
+    store.dealing = false;
+    render();
+    focusDecision();
+    return;
+  }
+  const v = before && sameHand ? before.view : null;
+  const o = {
+    trick: v ? v.trick.cards.map((card, i) => ({ seat: (v.trick.leader + i) % n, card })) : [],
+    picker: v ? v.picker : null,
+    partners: v ? knownPartners(before) : new Set(),
+    said: {},
+    acting: null,
+    winner: null,
+    prompt: "",
+  };
+  let tricksDone = v ? v.tricks.length : 0;
+  store.overlay = o;
+  store.skip = false;
+  render();
+  store.dealing = false;
+  for (const event of events) {
+    say(event.text);
+    o.prompt = event.text;
+    const seat = event.seat;
+    if (event.type === "play") {
+      o.acting = seat;
+      o.trick = [...o.trick, { seat, card: event.card }];
+      if (event.card === state.view.called && seat !== o.picker && seat !== null) {
+        o.partners = new Set([...o.partners, seat]);
+        if (seat !== state.seat) say(`${nameOf(state, seat)} is the picker's partner.`);
+      }
+      render();
+      await flyIn(seat, event.card, seat === state.seat ? from : null);
+      await wait(pace() * 0.6);
+    } else if (event.type === "trick") {
+      o.acting = null;
+      o.winner = event.winner;
+      noteTrickPoints(state, tricksDone, event.points);
+      tricksDone += 1;
+      render();
+      await wait(pace() * 1.6);
+      await sweep(event.winner);
+      o.trick = [];
+      o.winner = null;
+      render();
+    } else if (event.type === "hand") {
+      o.acting = null;
+      render();
+      await wait(pace());
+    } else {
+      if (event.type === "pick") o.picker = seat;
+      if (seat !== null && seat !== undefined && SAID[event.type]) o.said = { ...o.said, [seat]: SAID[event.type](event) };
+      o.acting = seat;
+      render();
+      await wait(pace() * 0.8);
+    }
+  }
+  store.overlay = null;
+  store.skip = false;
+  render();
+  if (state.hand_over && events.some((e) => e.type === "hand")) {
+    const you = state.scores[state.seat];
+    say(`Your total: ${you > 0 ? "+" : ""}${you}.`);
+    openSummary();
+  } else {
+    focusDecision();
+  }
+  if (state.view.phase === "burying" && state.view.picker === state.seat && state.view.blind) {
+    const blind = state.view.blind.map(cardName).join(" and the ");
+    say(`The blind: the ${blind}, now in your hand.`);
+    showHint(`From the blind: the ${blind}`);
+  }
+}
+
+// --- the page's own buttons -----------------------------------------------------------
+
+function ui(name, node) {
+  const legal = legalSet();
+  switch (name) {
+    case "select":
+      toggleBury(node, selectionWith);
+      break;
+    case "bury": {
+      const bury = selectedBury(legal);
+      if (bury) send(bury);
+      break;
+    }
+    case "call-unknown":
+      store.calling = node.dataset.card;
+      render();
+      $("hand").querySelector(".card.live")?.focus();
+      break;
+    case "call-back":
+      store.calling = null;
+      render();
+      $("actions").querySelector("button")?.focus();
+      break;
+    case "next-hand":
+      nextHand();
+      break;
+    case "summary":
+      openSummary();
+      break;
+    case "review":
+      openReview();
+      break;
+    case "retry":
+      retry();
+      break;
+    default:
+      break;
+  }
+}
+
+async function boot() {
+  installSprite();
+  bindInput({ send, ui, say });
+  bindDialogs({
+    onNewGame: newGame,
+    onNextHand: nextHand,
+    onDisplayChange: () => {
+      $("hand").dataset.sig = "";
+      render();
+    },
+  });
+  $("open-last").addEventListener("click", openLastTrick);
+  $("open-scores").addEventListener("click", openScores);
+  $("open-settings").addEventListener("click", () => openSettings());
+  // A click on the felt or Escape hurries the computer players' moves along.
+  $("felt").addEventListener("click", () => {
+    if (store.overlay) store.skip = true;
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && store.overlay) store.skip = true;
+  });
+  // Back from another tab: the game may have moved on there.
+  document.addEventListener("visibilitychange", async () => {
+    const table = store.table;
+    if (document.visibilityState !== "visible" || !table || store.busy || store.overlay) return;
+    const reply = await api.game(table.id).catch(() => null);
+    if (reply && reply.kind === "ok" && reply.body.version !== store.table.version) {
+      setTable(reply.body);
+      render();
+    }
+  });
+  // A first visit has no game to resume: start one without asking for it first.
+  if (!hadGame()) {
+    await newGame();
+    return;
+  }
+  const reply = await call((opts) => api.current(opts));
+  if (reply && reply.kind === "refused" && reply.status === 404) {
+    await newGame();
+    return;
+  }
+  await handle(reply);
+}
+
+boot();

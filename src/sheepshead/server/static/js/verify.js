@@ -1,0 +1,77 @@
+// Check a deal: show the re-derived cards as card images. When the server did not
+// render the result into the page, fetch it from the API with the form's values.
+
+import { api } from "./api.js";
+import { cardName, cardSvg, installSprite } from "./cards.js";
+
+function row(cards) {
+  const list = document.createElement("ul");
+  list.className = "mini-cards";
+  for (const card of cards) {
+    const item = document.createElement("li");
+    item.className = "mini";
+    item.innerHTML = cardSvg(card);
+    const words = document.createElement("span");
+    words.className = "sr-only";
+    words.textContent = cardName(card);
+    item.append(words);
+    list.append(item);
+  }
+  return list;
+}
+
+function line(label, cards) {
+  const item = document.createElement("li");
+  const seat = document.createElement("span");
+  seat.className = "deal-seat";
+  seat.textContent = label;
+  item.append(seat, row(cards));
+  return item;
+}
+
+function draw(box, result) {
+  const hash = document.createElement("p");
+  hash.textContent = "SHA-256 of the seed: ";
+  const code = document.createElement("code");
+  code.className = "hash";
+  code.textContent = result.seed_sha256;
+  hash.append(code);
+  const list = document.createElement("ol");
+  list.className = "deal-list";
+  result.hands.forEach((cards, seat) => list.append(line(`Seat ${seat}`, cards)));
+  list.append(line("Blind", result.blind));
+  box.replaceChildren(hash, list);
+}
+
+async function main() {
+  installSprite();
+  const box = document.getElementById("verify-result");
+  // Cards the server already wrote as text become pictures (the text stays for readers).
+  for (const node of box.querySelectorAll(".deal-cards[data-cards]")) {
+    const cards = node.dataset.cards.split(" ").filter(Boolean);
+    node.replaceWith(row(cards));
+  }
+  const params = new URLSearchParams(window.location.search);
+  const seed = params.get("seed");
+  const form = document.getElementById("verify-form");
+  if (seed && !form.elements.seed.value) form.elements.seed.value = seed;
+  if (params.get("players")) form.elements.players.value = params.get("players");
+  if (!seed || box.childElementCount) return;
+  box.textContent = "Dealing…";
+  const players = params.get("players") || "5";
+  try {
+    const reply = await api.verify(seed.trim(), players);
+    if (reply.kind === "ok") draw(box, reply.body);
+    else {
+      const error = document.createElement("p");
+      error.className = "error";
+      error.setAttribute("role", "alert");
+      error.textContent = reply.detail;
+      box.replaceChildren(error);
+    }
+  } catch (error) {
+    box.textContent = error.message;
+  }
+}
+
+main();
