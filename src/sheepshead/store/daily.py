@@ -161,6 +161,7 @@ class Day:
     expert_points: tuple[int, ...] | None
     field: int
     spreads: tuple[dict[str, int], ...] | None
+    refreshed_at: datetime | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +201,13 @@ def _attempt(row: Any) -> Attempt:
         finished=row.finished,
         flagged=row.flagged,
     )
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    # SQLite gives back naive datetimes; every instant stored is UTC.
+    if when is None or when.tzinfo is not None:
+        return when
+    return when.replace(tzinfo=UTC)
 
 
 def shown_name(player_id: str, text_: str | None, hidden: bool | None) -> str:
@@ -253,6 +261,7 @@ class DailyStore:
             expert_points=None if row.expert_points is None else tuple(row.expert_points),
             field=row.field,
             spreads=None if row.spreads is None else tuple(row.spreads),
+            refreshed_at=_aware(row.refreshed_at),
         )
 
     def days(self, before: date, limit: int = 60) -> list[Day]:
@@ -281,6 +290,16 @@ class DailyStore:
                 select(DailyAttempt)
                 .where(DailyAttempt.player_id == player_id, DailyAttempt.day == day)
                 .order_by(DailyAttempt.number)
+            ).all()
+        return [_attempt(r) for r in rows]
+
+    def attempts_of_day(self, day: date) -> list[Attempt]:
+        """Every attempt of a day, for moderation (flags)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(DailyAttempt)
+                .where(DailyAttempt.day == day)
+                .order_by(DailyAttempt.created_at, DailyAttempt.id)
             ).all()
         return [_attempt(r) for r in rows]
 
@@ -418,6 +437,16 @@ class DailyStore:
                 .values(field=field, spreads=spreads, refreshed_at=_now())
             )
         return field
+
+    def has_unranked(self, day: date) -> bool:
+        """Whether a result came in since the last refresh."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(DailyResult.player_id)
+                .where(DailyResult.day == day, DailyResult.rank.is_(None))
+                .limit(1)
+            ).first()
+        return found is not None
 
     def board(self, day: date, limit: int = 100) -> list[BoardLine]:
         """The day's top ``limit`` as of the last refresh, best first."""
@@ -562,13 +591,20 @@ class DailyStore:
                 select(RecoveryCode.player_id).where(RecoveryCode.code_hash == code_hash)
             ).scalar()
 
-    def delete_player(self, player_id: str) -> None:
-        """The player and everything kept about them: games, attempts, results, name, code."""
+    def delete_player(self, player_id: str) -> list[date]:
+        """The player and everything kept about them: games, attempts, results, name,
+        code. Returns the days whose boards they left (to be refreshed)."""
         with self.engine.begin() as conn:
+            days = list(
+                conn.execute(
+                    select(DailyResult.day).where(DailyResult.player_id == player_id)
+                ).scalars()
+            )
             # Explicit, not only ON DELETE CASCADE: SQLite enforces it only with the pragma.
             for table in (DailyResult, DailyAttempt, DisplayName, RecoveryCode):
                 conn.execute(delete(table).where(table.player_id == player_id))
             conn.execute(delete(Player).where(Player.id == player_id))
+        return days
 
 
 _LINE_COLUMNS = (

@@ -1,0 +1,423 @@
+"""The daily game on the web: ``/api/v1/daily/...`` and the pages ``/daily``,
+``/leaderboard``, ``/verify/daily`` and ``/privacy`` (``docs/daily.md``,
+``docs/api.md``). The attempts' routes are in ``daily_play.py``, included here, so
+the app registers one router.
+
+What a request may see: today's seed never (only its commitment); other players'
+per-deal results only once the requesting player has finished that day, or the day
+is over; other players' attempts never.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import date, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from sheepshead import bots, daily
+from sheepshead.game import Game
+from sheepshead.names import CodeRefused, NameRefused, check_name, code_from_bytes, normalize_code
+from sheepshead.server.daily_play import (
+    API,
+    BOARD_SIZE,
+    CodeIn,
+    Daily,
+    DailyDep,
+    NameIn,
+    NowDep,
+    _refresh,
+)
+from sheepshead.server.daily_play import router as attempts_router
+from sheepshead.server.identity import COOKIE, PlayerDep, cookie_header
+from sheepshead.store.daily import Day, NameTaken
+
+router = APIRouter(tags=["daily"])
+router.include_router(attempts_router)
+
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+def _day_param(text: str | None, at: datetime) -> date:
+    today = daily.day_of(at)
+    if text is None:
+        return today
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise HTTPException(422, "date: write it as YYYY-MM-DD") from None
+    if day > today:
+        raise HTTPException(404, "that day has not started yet")
+    return day
+
+
+DateQuery = Annotated[
+    str | None, Query(alias="date", max_length=10, description="YYYY-MM-DD; today if omitted")
+]
+
+
+def _finished(svc: Daily, player: str, day: date) -> bool:
+    return any(a.ranked and a.finished for a in svc.store.attempts(player, day))
+
+
+# Today and past days ----------------------------------------------------------------
+
+
+@router.get(f"{API}/today")
+def today(player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
+    """Today's day: its commitment (the SHA-256 of its seed), when the next starts,
+    and where the player stands in it."""
+    day = daily.day_of(at)
+    row = svc.day_row(day)
+    attempts = svc.store.attempts(player, day)
+    ranked = next((a for a in attempts if a.ranked), None)
+    name = svc.store.name_of(player)
+    return {
+        "date": day.isoformat(),
+        "commitment": row.commitment,
+        "next_day_starts": daily.day_end(day).isoformat(),
+        "deals": daily.DEALS,
+        "rules": daily.RULES.to_record(),
+        "bot_version": row.bot_version,
+        "ranked": None
+        if ranked is None
+        else {"id": ranked.id, "finished": ranked.finished, "deal": len(ranked.moves)},
+        "attempts": len(attempts),
+        "name": None if name is None else name[0],
+    }
+
+
+def _day_json(row: Day, at: datetime) -> dict[str, Any]:
+    over = daily.is_over(row.day, at)
+    return {
+        "date": row.day.isoformat(),
+        "commitment": row.commitment,
+        "final": over,
+        "field": row.field,
+        "bot_version": row.bot_version,
+    }
+
+
+@router.get(f"{API}/days")
+def past_days(svc: DailyDep, at: NowDep) -> dict[str, Any]:
+    """The days before today, newest first, each with its published seed."""
+    days = []
+    for row in svc.store.days(before=daily.day_of(at)):
+        item = _day_json(row, at)
+        item["seed"] = svc.seed(row.day).hex() if daily.is_over(row.day, at) else None
+        days.append(item)
+    return {"days": days}
+
+
+# The board ------------------------------------------------------------------------
+
+
+def _expert_points(svc: Daily, row: Day) -> list[int] | None:
+    """What the day's computer player scores in the player's seat, on each deal."""
+    if row.expert_points is not None:
+        return list(row.expert_points)
+    if row.bot_version != svc.bot_version:
+        return None
+    seed = svc.seed(row.day)
+    bot_seed = svc.bot_seed(row.day)
+    points = []
+    for k in range(daily.DEALS):
+        game: Game = daily.deal(seed, k)
+        while not game.is_done:
+            assert game.turn is not None
+            game = game.apply(bots.decide(svc.level, game.view(game.turn), seed=bot_seed))
+        result = game.result()
+        assert result is not None
+        points.append(result.scores[daily.PLAYER_SEAT])
+    svc.store.set_expert_points(row.day, points)
+    return points
+
+
+def _spread_json(counts: dict[str, int]) -> dict[str, Any] | None:
+    values = sorted((int(v), n) for v, n in counts.items())
+    expanded = [v for v, n in values for _ in range(n)]
+    spread = daily.spread(expanded)
+    if spread is None:
+        return None
+    return {
+        "low": spread.low,
+        "median": spread.median,
+        "high": spread.high,
+        "counts": [[v, n] for v, n in spread.counts],
+    }
+
+
+@router.get(f"{API}/board")
+def board(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None) -> dict[str, Any]:
+    """A day's board: the top 100 and the player's own line. Per-deal results only
+    once the player has finished that day (or the day is over)."""
+    day = _day_param(date_, at)
+    row = svc.store.day(day)
+    over = daily.is_over(day, at)
+    out: dict[str, Any] = {
+        "date": day.isoformat(),
+        "final": over,
+        "field": 0,
+        "top": [],
+        "me": None,
+        "deals": None,
+        "commitment": daily.commitment(svc.seed(day)),
+        "seed": svc.seed(day).hex() if over else None,
+    }
+    if row is None:
+        return out
+    _refresh(svc, day)
+    row = svc.store.day(day)
+    assert row is not None
+    field = row.field
+    finished = _finished(svc, player, day)
+    open_book = finished or over
+    out["field"] = field
+    out["top"] = [
+        {
+            "rank": line.rank,
+            "name": line.name,
+            "you": line.player_id == player,
+            "score": round(daily.score_percent(line.mp or 0, field), 2),
+            "total": line.total,
+            "points": list(line.points) if open_book else None,
+        }
+        for line in svc.store.board(day, BOARD_SIZE)
+    ]
+    mine = svc.store.line(day, player)
+    if mine is not None and mine.rank is not None and mine.marks is not None:
+        level = svc.store.level_with(day, mine.rank)
+        behind = field - (mine.rank - 1) - level
+        percentile = 50.0 if field <= 1 else 100.0 * (behind + (level - 1) / 2) / (field - 1)
+        shares = [daily.share_percent(m, field) for m in mine.marks]
+        score = daily.score_percent(mine.mp or 0, field)
+        out["me"] = {
+            "rank": mine.rank,
+            "name": mine.name,
+            "score": round(score, 2),
+            "total": mine.total,
+            "percentile": round(percentile, 1),
+            "points": list(mine.points),
+            "shares": [round(s, 1) for s in shares],
+            "share_line": daily.share_line(day, score, shares),
+        }
+    elif mine is not None:
+        out["me"] = {"rank": None, "name": mine.name, "total": mine.total, "pending": True}
+    if open_book and row.spreads is not None:
+        expert = _expert_points(svc, row)
+        out["deals"] = [
+            {
+                "deal": k + 1,
+                "you": None if mine is None else mine.points[k],
+                "spread": _spread_json(row.spreads[k]),
+                "expert": None if expert is None else expert[k],
+            }
+            for k in range(daily.DEALS)
+        ]
+    return out
+
+
+@router.get(f"{API}/week")
+def week(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None) -> dict[str, Any]:
+    """The week (Monday to Sunday) of the given day: the sum of each player's day scores."""
+    day = _day_param(date_, at)
+    monday = daily.week_of(day)
+    rows = svc.store.week(monday, monday + timedelta(days=6))
+    names = {p: shown for p, shown, _, _ in rows}
+    standings = daily.rank_week(
+        [
+            daily.WeekEntry(p, tuple(daily.score_percent(mp, f) for mp, f in days), total)
+            for p, _, days, total in rows
+        ]
+    )
+
+    def line(s: daily.WeekStanding) -> dict[str, Any]:
+        return {
+            "rank": s.rank,
+            "name": names[s.player],
+            "you": s.player == player,
+            "score": round(s.score, 2),
+            "days": s.days,
+            "total": s.total,
+        }
+
+    mine = next((s for s in standings if s.player == player), None)
+    return {
+        "week_of": monday.isoformat(),
+        "players": len(standings),
+        "top": [line(s) for s in standings[:BOARD_SIZE]],
+        "me": None if mine is None else line(mine),
+    }
+
+
+# Verify ------------------------------------------------------------------------------
+
+
+def verify_json(svc: Daily, day_text: str, seed_text: str) -> dict[str, Any]:
+    """Re-derive a day's deals from its seed; compare with the published commitment."""
+    try:
+        day = date.fromisoformat(day_text.strip())
+    except ValueError:
+        raise HTTPException(422, "date: write it as YYYY-MM-DD") from None
+    try:
+        seed = daily.parse_seed(seed_text)
+    except ValueError as exc:
+        raise HTTPException(422, f"seed: {exc}") from None
+    row = svc.store.day(day)
+    published = None if row is None else row.commitment
+    digest = daily.commitment(seed)
+    return {
+        "date": day.isoformat(),
+        "seed_sha256": digest,
+        "published": published,
+        "matches": None if published is None else hmac.compare_digest(published, digest),
+        "deals": [d.to_json() for d in daily.reveal(seed)],
+    }
+
+
+@router.get(f"{API}/verify", tags=["fairness"])
+def verify(
+    svc: DailyDep,
+    date_: Annotated[str, Query(alias="date", max_length=10)],
+    seed: Annotated[str, Query(max_length=128)],
+) -> dict[str, Any]:
+    """Check a past day: the seed's SHA-256 against the commitment published at the
+    day's start, and the five deals the seed gives."""
+    return verify_json(svc, date_, seed)
+
+
+# Identity: name, recovery code, deletion -------------------------------------------------
+
+
+@router.get(f"{API}/me")
+def me(player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
+    name = svc.store.name_of(player)
+    return {
+        "name": None if name is None else name[0],
+        "hidden": bool(name and name[1]),
+        "recovery_code": svc.store.has_recovery_code(player),
+    }
+
+
+@router.put(f"{API}/me/name")
+def set_name(body: NameIn, player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
+    """Choose the name shown on the board (422 with the reason; 409 if it is taken)."""
+    try:
+        name = check_name(body.name)
+    except NameRefused as exc:
+        raise HTTPException(422, exc.reason) from None
+    try:
+        svc.store.set_name(player, name.text, name.key, name.look)
+    except NameTaken:
+        raise HTTPException(409, "That name, or one that looks like it, is taken.") from None
+    return {"name": name.text}
+
+
+def _code_hash(svc: Daily, code: str) -> str:
+    return hmac.new(svc.secret, b"recovery:" + code.encode(), hashlib.sha256).hexdigest()
+
+
+@router.post(f"{API}/me/recovery-code")
+def new_recovery_code(player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
+    """A new recovery code (the old one stops working). Shown once: the server keeps
+    only its keyed hash."""
+    code = code_from_bytes(secrets.token_bytes(8))
+    svc.store.set_recovery_code(player, _code_hash(svc, code))
+    return {"code": code}
+
+
+def _secure(request: Request) -> bool:
+    local = request.url.scheme == "http" and request.url.hostname in _LOCAL_HOSTS
+    return not (svc_dev(request) and local)
+
+
+def svc_dev(request: Request) -> bool:
+    return bool(request.app.state.settings.dev)
+
+
+@router.post(f"{API}/recover")
+def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
+    """Carry an identity to this browser: its cookie is set to the code's player."""
+    try:
+        code = normalize_code(body.code)
+    except CodeRefused as exc:
+        raise HTTPException(422, str(exc)) from None
+    player = svc.store.player_of_code(_code_hash(svc, code))
+    if player is None:
+        raise HTTPException(404, "No player has that recovery code.")
+    response = JSONResponse({"ok": True})
+    response.headers.append("set-cookie", cookie_header(player, _secure(request)))
+    return response
+
+
+@router.delete(f"{API}/me", status_code=204)
+def delete_me(request: Request, player: PlayerDep, svc: DailyDep) -> Response:
+    """Delete this identity and everything kept about it. The cookie is cleared."""
+    for day in svc.store.delete_player(player):
+        svc.store.refresh_board(day)
+    response = Response(status_code=204)
+    secure = "; Secure" if _secure(request) else ""
+    response.headers.append(
+        "set-cookie", f"{COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure}"
+    )
+    return response
+
+
+# Pages ---------------------------------------------------------------------------------
+
+
+def _render(request: Request, template: str, **context: Any) -> HTMLResponse:
+    templates: Jinja2Templates = request.app.state.templates
+    response = templates.TemplateResponse(request, template, {"page": template[:-5], **context})
+    response.headers["cache-control"] = "no-cache"
+    return response
+
+
+@router.get("/daily", response_class=HTMLResponse, include_in_schema=False)
+def daily_page(request: Request, player: PlayerDep, svc: DailyDep, at: NowDep) -> HTMLResponse:
+    day = daily.day_of(at)
+    row = svc.day_row(day)
+    name = svc.store.name_of(player)
+    return _render(
+        request,
+        "daily.html",
+        day=day.isoformat(),
+        commitment=row.commitment,
+        next_day=daily.day_end(day).isoformat(),
+        name=None if name is None or name[1] else name[0],
+    )
+
+
+@router.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
+def leaderboard_page(request: Request, _player: PlayerDep, at: NowDep) -> HTMLResponse:
+    return _render(request, "leaderboard.html", day=daily.day_of(at).isoformat())
+
+
+@router.get("/privacy", response_class=HTMLResponse, include_in_schema=False)
+def privacy_page(request: Request, _player: PlayerDep) -> HTMLResponse:
+    return _render(request, "privacy.html")
+
+
+@router.get("/verify/daily", response_class=HTMLResponse, include_in_schema=False)
+def verify_daily_page(
+    request: Request,
+    svc: DailyDep,
+    date_: Annotated[str | None, Query(alias="date", max_length=10)] = None,
+    seed: Annotated[str | None, Query(max_length=128)] = None,
+) -> HTMLResponse:
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    if date_ and seed:
+        try:
+            result = verify_json(svc, date_, seed)
+        except HTTPException as exc:
+            error = str(exc.detail)
+    return _render(request, "verify_daily.html", date=date_, seed=seed, result=result, error=error)
+
+
+__all__ = ["router"]

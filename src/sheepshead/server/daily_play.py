@@ -1,0 +1,373 @@
+"""The daily game's attempts: ``/api/v1/daily/attempts/...`` (``daily.py`` has the
+board, names and pages, and includes this router).
+
+An attempt is a ``Table`` whose hands are the day's five deals: each request
+replays it from the moves stored, applies the player's action and the computer
+players' replies, and saves with a version check, as the table's own routes do.
+A result is computed here, from that replay, never taken from the browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import DBAPIError
+
+from sheepshead import bots, daily
+from sheepshead.actions import IllegalAction
+from sheepshead.server.identity import PlayerDep
+from sheepshead.server.settings import Settings
+from sheepshead.store.daily import Attempt, DailyStore, Day
+from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
+
+API = "/api/v1/daily"
+router = APIRouter(tags=["daily"])
+
+#: Below this field the board is refreshed as each result comes in; above, at most
+#: every ``REFRESH_SECONDS`` (a refresh rewrites every line of the day).
+LIVE_FIELD = 5000
+REFRESH_SECONDS = 10.0
+BOARD_SIZE = 100
+NOT_FOUND = "no such attempt"
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+# The service: one per app ----------------------------------------------------------
+
+
+def bot_version(level: str) -> str:
+    """The computer players a day is played against: their level and code version."""
+    return f"{level}/{getattr(bots, 'VERSION', '1')}"
+
+
+def _secret(settings: Settings) -> bytes:
+    if settings.daily_secret:
+        return settings.daily_secret.encode("utf-8")
+    path = Path(settings.data_dir) / "daily-secret"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        # O_EXCL: of two workers starting at once, one writes and both read its secret.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32) + "\n")
+    return path.read_text("utf-8").strip().encode("utf-8")
+
+
+class Daily:
+    def __init__(self, request: Request) -> None:
+        state = request.app.state
+        settings: Settings = state.settings
+        self.store = DailyStore(state.engine)
+        self.secret = _secret(settings)
+        self.level = settings.daily_level
+        self.bot_version = bot_version(self.level)
+        self.dev = settings.dev
+
+    def seed(self, day: date) -> bytes:
+        return daily.day_seed(self.secret, day)
+
+    def bot_seed(self, day: date) -> int:
+        # Fixed per day, so every player meets the same answers; reveals nothing.
+        digest = hmac.new(self.seed(day), b"bots", hashlib.sha256).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
+    def address(self, request: Request) -> str | None:
+        host = request.client.host if request.client else None
+        if not host:
+            return None
+        return hmac.new(self.secret, b"address:" + host.encode(), hashlib.sha256).hexdigest()
+
+    def day_row(self, day: date) -> Day:
+        return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
+
+    def playable(self, row: Day) -> None:
+        """The day's computer players must be the ones this server runs."""
+        if row.bot_version != self.bot_version:
+            raise HTTPException(
+                503,
+                f"this day is played against {row.bot_version}, which this server "
+                f"does not run ({self.bot_version}); it comes back with the next day",
+            )
+        try:
+            check_level(self.level)
+        except ValueError as exc:
+            raise HTTPException(503, f"the daily game's computer players: {exc}") from None
+
+    def table(self, attempt: Attempt) -> Table:
+        seed = self.seed(attempt.day)
+        return Table.restore(
+            daily.RULES,
+            self.level,
+            self.bot_seed(attempt.day),
+            daily.FIRST_DEALER,
+            [(daily.deal_seed(seed, k), moves) for k, moves in enumerate(attempt.moves)],
+        )
+
+
+def service(request: Request) -> Daily:
+    found: Daily | None = getattr(request.app.state, "daily", None)
+    if found is None:
+        found = request.app.state.daily = Daily(request)
+    return found
+
+
+DailyDep = Annotated[Daily, Depends(service)]
+
+
+def now(request: Request) -> datetime:
+    """The clock; tests set ``app.state.daily_clock`` to move it."""
+    clock = getattr(request.app.state, "daily_clock", None)
+    return clock() if clock is not None else datetime.now(UTC)
+
+
+NowDep = Annotated[datetime, Depends(now)]
+
+
+# Bodies ----------------------------------------------------------------------------
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionIn(_In):
+    action: str = Field(min_length=1, max_length=64)
+    version: int = Field(ge=0, le=2**31 - 1)
+
+
+class VersionIn(_In):
+    version: int = Field(ge=0, le=2**31 - 1)
+
+
+class NameIn(_In):
+    name: str = Field(max_length=200)
+
+
+class CodeIn(_In):
+    code: str = Field(max_length=64)
+
+
+# Attempts --------------------------------------------------------------------------
+
+
+def _state(svc: Daily, attempt: Attempt, table: Table, at: datetime) -> dict[str, Any]:
+    state = table.state()
+    over = daily.is_over(attempt.day, at)
+    # The table shows a hand's seed once it is over; a daily deal's seed stays secret
+    # until the day ends (it would let a finished player pass the deals on as data).
+    seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number - 1)
+    state["seed"] = seed.hex() if over and table.hand_over else None
+    state["id"] = attempt.id
+    finished = table.hand_over and table.hand_number == daily.DEALS
+    state["daily"] = {
+        "date": attempt.day.isoformat(),
+        "deal": table.hand_number,
+        "deals": daily.DEALS,
+        "ranked": attempt.ranked,
+        "finished": finished,
+        "void": attempt.ranked and over and not finished,
+        "commitment": daily.commitment(svc.seed(attempt.day)),
+        "next_day_starts": daily.day_end(attempt.day).isoformat(),
+    }
+    return state
+
+
+def _step(svc: Daily, attempt: Attempt, turn: Turn, at: datetime) -> dict[str, Any]:
+    return {"state": _state(svc, attempt, turn.table, at), "events": turn.events_json()}
+
+
+def _load(svc: Daily, attempt_id: str, player: str) -> Attempt:
+    if len(attempt_id) != 32 or not all(c in "0123456789abcdef" for c in attempt_id):
+        raise HTTPException(404, NOT_FOUND)
+    attempt = svc.store.attempt(attempt_id, player)
+    if attempt is None:
+        raise HTTPException(404, NOT_FOUND)
+    return attempt
+
+
+def _conflict(svc: Daily, attempt: Attempt, reason: str, at: datetime) -> JSONResponse:
+    fresh = svc.store.attempt(attempt.id, attempt.player_id) or attempt
+    state = _state(svc, fresh, svc.table(fresh), at)
+    return JSONResponse(status_code=409, content={"detail": reason, "state": state})
+
+
+def _moves(table: Table) -> list[list[str]]:
+    return [moves for _, moves in table.hands()]
+
+
+def _points(table: Table) -> list[int]:
+    out = []
+    for game in table.match.hands:
+        result = game.result()
+        assert result is not None
+        out.append(result.scores[daily.PLAYER_SEAT])
+    return out
+
+
+@router.post(f"{API}/attempts", status_code=201, response_model=None)
+def start_attempt(
+    request: Request, player: PlayerDep, svc: DailyDep, at: NowDep
+) -> dict[str, Any] | JSONResponse:
+    """Start today's attempt, or carry on with the one in progress (then 200).
+
+    The first attempt of the day is the ranked one; once it is finished, a new
+    attempt is an unranked replay of the same deals.
+    """
+    day = daily.day_of(at)
+    row = svc.day_row(day)
+    svc.playable(row)
+    for attempt in reversed(svc.store.attempts(player, day)):
+        if not attempt.finished:
+            table = svc.table(attempt)
+            return JSONResponse(
+                status_code=200,
+                content={"state": _state(svc, attempt, table, at), "events": []},
+            )
+        number = attempt.number + 1
+        break
+    else:
+        number = 1
+    seed = svc.seed(day)
+    turn = Table.start(
+        daily.RULES, svc.level, svc.bot_seed(day), daily.deal_seed(seed, 0), daily.FIRST_DEALER
+    )
+    created = svc.store.create_attempt(
+        player, day, number, _moves(turn.table), turn.table.version, svc.address(request)
+    )
+    if created is None:
+        # A second tab or a double click started it a moment ago: show that one.
+        current = svc.store.attempts(player, day)[-1]
+        content = {"state": _state(svc, current, svc.table(current), at), "events": []}
+        return JSONResponse(status_code=200, content=content)
+    return _step(svc, created, turn, at)
+
+
+@router.get(f"{API}/attempts/current")
+def current_attempt(player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
+    """Today's attempt in progress, else today's latest attempt; 404 if none."""
+    attempts = svc.store.attempts(player, daily.day_of(at))
+    if not attempts:
+        raise HTTPException(404, "you have not started today's game")
+    unfinished = [a for a in attempts if not a.finished]
+    attempt = unfinished[-1] if unfinished else attempts[-1]
+    return _state(svc, attempt, svc.table(attempt), at)
+
+
+@router.get(f"{API}/attempts/{{attempt_id}}")
+def get_attempt(attempt_id: str, player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
+    attempt = _load(svc, attempt_id, player)
+    return _state(svc, attempt, svc.table(attempt), at)
+
+
+def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> str | None:
+    if attempt.finished:
+        return "this attempt is finished"
+    if attempt.ranked and daily.is_over(attempt.day, at):
+        return "the day is over: an attempt unfinished at its end does not count"
+    return None
+
+
+def _save(svc: Daily, attempt: Attempt, turn: Turn) -> bool:
+    table = turn.table
+    finished = table.hand_over and table.hand_number == daily.DEALS
+    points = _points(table) if finished and attempt.ranked else None
+    saved = svc.store.save_attempt(attempt, _moves(table), table.version, finished, points)
+    if saved and points is not None:
+        _refresh(svc, attempt.day, after_result=True)
+    return saved
+
+
+def _refresh(svc: Daily, day: date, after_result: bool = False) -> None:
+    row = svc.store.day(day)
+    if row is None:
+        return
+    due = row.refreshed_at is None or (
+        datetime.now(UTC) - row.refreshed_at >= timedelta(seconds=REFRESH_SECONDS)
+    )
+    if after_result and row.field >= LIVE_FIELD and not due:
+        return
+    if not after_result and not (due and svc.store.has_unranked(day)):
+        return
+    # Two refreshes at once may deadlock on PostgreSQL: the other one does the work.
+    with contextlib.suppress(DBAPIError):
+        svc.store.refresh_board(day)
+
+
+@router.post(f"{API}/attempts/{{attempt_id}}/actions", response_model=None)
+def act(
+    attempt_id: str, body: ActionIn, player: PlayerDep, svc: DailyDep, at: NowDep
+) -> dict[str, Any] | JSONResponse:
+    """Your action in the current deal; the reply holds every event up to your next
+    decision. 409 (with the attempt as it is) for a stale version or a closed attempt."""
+    attempt = _load(svc, attempt_id, player)
+    closed = _check_open(svc, attempt, at)
+    if closed is not None:
+        return _conflict(svc, attempt, closed, at)
+    row = svc.store.day(attempt.day)
+    assert row is not None
+    svc.playable(row)
+    table = svc.table(attempt)
+    try:
+        turn = table.act(body.action, body.version)
+    except TableConflict as exc:
+        return _conflict(svc, attempt, exc.reason, at)
+    except (BadAction, IllegalAction) as exc:
+        raise HTTPException(422, exc.reason) from None
+    if not _save(svc, attempt, turn):
+        return _conflict(svc, attempt, "this attempt changed while your action was on its way", at)
+    return _step(svc, attempt, turn, at)
+
+
+@router.post(f"{API}/attempts/{{attempt_id}}/next-deal", response_model=None)
+def next_deal(
+    attempt_id: str, body: VersionIn, player: PlayerDep, svc: DailyDep, at: NowDep
+) -> dict[str, Any] | JSONResponse:
+    """Deal the day's next deal, once the current one is over."""
+    attempt = _load(svc, attempt_id, player)
+    closed = _check_open(svc, attempt, at)
+    if closed is not None:
+        return _conflict(svc, attempt, closed, at)
+    row = svc.store.day(attempt.day)
+    assert row is not None
+    svc.playable(row)
+    table = svc.table(attempt)
+    if table.hand_number >= daily.DEALS:
+        return _conflict(svc, attempt, "that was the day's last deal", at)
+    seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
+    try:
+        turn = table.next_hand(seed, body.version)
+    except TableConflict as exc:
+        return _conflict(svc, attempt, exc.reason, at)
+    if not _save(svc, attempt, turn):
+        return _conflict(svc, attempt, "this attempt changed while your request was on its way", at)
+    return _step(svc, attempt, turn, at)
+
+
+@router.get(f"{API}/attempts/{{attempt_id}}/deals/{{number}}/record")
+def deal_record(attempt_id: str, number: int, player: PlayerDep, svc: DailyDep) -> Response:
+    """A finished deal's hand record (hand-record.md), as a file to download."""
+    import json
+
+    attempt = _load(svc, attempt_id, player)
+    record = svc.table(attempt).hand_record(number)
+    if record is None:
+        raise HTTPException(404, f"deal {number} is not over")
+    name = f"sheepshead-daily-{attempt.day.isoformat()}-deal-{number}.json"
+    return Response(
+        json.dumps(record, indent=1) + "\n",
+        media_type="application/json",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )

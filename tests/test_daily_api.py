@@ -1,0 +1,420 @@
+"""The daily game through the API, on SQLite and on the machine's PostgreSQL.
+
+Each test gets a fresh app. On SQLite, a fresh database file; on PostgreSQL, one
+database for the run (created with a unique name, dropped at the end), emptied
+before each test. The clock is the app's ``daily_clock``, so a test can end the day.
+The computer players are the ``standard`` level here, for speed: the daily game's
+logic does not depend on the level.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import warnings
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import create_engine, text
+
+from sheepshead import daily
+from sheepshead.cli import main as cli_main
+from sheepshead.server import Settings, create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+Json = dict[str, Any]
+SECRET = "daily test secret"
+#: Noon in Chicago on 2025-06-01 (CDT, UTC-5).
+NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
+DAY_SEED = daily.day_seed(SECRET.encode(), NOON.date())
+PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def _postgres_up() -> bool:
+    try:
+        engine = create_engine(PG_ADMIN, connect_args={"connect_timeout": 2})
+        with engine.connect():
+            pass
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    if not _postgres_up():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432")
+        pytest.skip("PostgreSQL is not reachable on 127.0.0.1:5432")
+    name = f"sheepshead_daily_{secrets.token_hex(6)}"
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'daily.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        tables = conn.execute(
+            text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        ).scalars()
+        names = [t for t in tables if t != "alembic_version"]
+        if names:
+            conn.execute(text(f"TRUNCATE {', '.join(names)} CASCADE"))
+    engine.dispose()
+    return url
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOON
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def make_app(database_url: str, tmp_path: Path, clock: Clock) -> Iterator[Callable[[], FastAPI]]:
+    apps: list[FastAPI] = []
+
+    def make() -> FastAPI:
+        settings = Settings(
+            data_dir=tmp_path,
+            database_url=database_url,
+            dev=True,
+            daily_secret=SECRET,
+            daily_level="standard",
+        )
+        app = create_app(settings)
+        app.state.daily_clock = clock
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.state.engine.dispose()
+
+
+@pytest.fixture
+def app(make_app: Callable[[], FastAPI]) -> FastAPI:
+    return make_app()
+
+
+def visitor(app: FastAPI) -> TestClient:
+    return TestClient(app, base_url="http://localhost")
+
+
+# Playing through the API ----------------------------------------------------------
+
+Chooser = Callable[[list[str]], str]
+
+
+def first(legal: list[str]) -> str:
+    return legal[0]
+
+
+def last(legal: list[str]) -> str:
+    return legal[-1]
+
+
+def ok(response: Any, status: int = 200) -> Json:
+    assert response.status_code == status, response.text
+    body: Json = response.json()
+    return body
+
+
+def start(client: TestClient) -> Json:
+    response = client.post("/api/v1/daily/attempts")
+    assert response.status_code in (200, 201), response.text
+    state: Json = response.json()["state"]
+    return state
+
+
+def step(client: TestClient, state: Json, choose: Chooser) -> Json:
+    base = f"/api/v1/daily/attempts/{state['id']}"
+    if state["hand_over"]:
+        reply = client.post(f"{base}/next-deal", json={"version": state["version"]})
+    else:
+        legal = state["view"]["legal"]
+        reply = client.post(
+            f"{base}/actions", json={"action": choose(legal), "version": state["version"]}
+        )
+    new: Json = ok(reply)["state"]
+    return new
+
+
+def play_day(client: TestClient, choose: Chooser = first, state: Json | None = None) -> Json:
+    state = start(client) if state is None else state
+    while not state["daily"]["finished"]:
+        state = step(client, state, choose)
+    return state
+
+
+def deal_records(client: TestClient, state: Json) -> list[Json]:
+    base = f"/api/v1/daily/attempts/{state['id']}/deals"
+    return [ok(client.get(f"{base}/{n}/record")) for n in range(1, 6)]
+
+
+def board(client: TestClient, **params: str) -> Json:
+    return ok(client.get("/api/v1/daily/board", params=params))
+
+
+# Tests ---------------------------------------------------------------------------
+
+
+def test_today_publishes_the_commitment_and_the_next_start(app: FastAPI) -> None:
+    today = ok(visitor(app).get("/api/v1/daily/today"))
+    assert today["date"] == "2025-06-01"
+    assert today["commitment"] == hashlib.sha256(DAY_SEED).hexdigest()
+    assert today["next_day_starts"] == "2025-06-02T05:00:00+00:00"
+    assert today["rules"] == {} and today["deals"] == 5
+    assert today["ranked"] is None
+
+
+def test_two_players_get_identical_deals_and_identical_results(app: FastAPI) -> None:
+    ann, bob = visitor(app), visitor(app)
+    a, b = play_day(ann), play_day(bob)
+    assert a["id"] != b["id"]
+    records_a, records_b = deal_records(ann, a), deal_records(bob, b)
+    for k, (ra, rb) in enumerate(zip(records_a, records_b, strict=True)):
+        assert ra == rb  # same cards, same dealer, same actions, bots' included
+        assert ra["dealer"] == daily.dealer_of(k)
+        game = daily.deal(DAY_SEED, k)
+        assert ra["hands"] == [[c.text for c in hand] for hand in game.dealt]
+    assert a["scores"] == b["scores"]
+    top = board(ann)["top"]
+    assert [line["rank"] for line in top] == [1, 1]
+    assert top[0]["score"] == top[1]["score"] == 50.0
+
+
+def test_a_second_attempt_is_an_unranked_replay_and_does_not_change_the_board(
+    app: FastAPI,
+) -> None:
+    ann, bob = visitor(app), visitor(app)
+    play_day(ann, first)
+    play_day(bob, last)
+    before = board(ann)
+    replay = start(ann)
+    assert replay["daily"]["ranked"] is False and replay["daily"]["deal"] == 1
+    play_day(ann, last, replay)
+    assert board(ann)["top"] == before["top"]
+    assert board(ann)["me"] == before["me"]
+
+
+def test_an_attempt_survives_a_reload_and_a_server_restart(
+    make_app: Callable[[], FastAPI],
+) -> None:
+    first_app = make_app()
+    ann = visitor(first_app)
+    state = start(ann)
+    for _ in range(4):
+        state = step(ann, state, first)
+    cookie = ann.cookies.get("sheepshead_player")
+    first_app.state.engine.dispose()
+    # A new process: nothing is kept in memory between the two.
+    again = visitor(make_app())
+    assert cookie is not None
+    again.cookies.set("sheepshead_player", cookie)
+    resumed = ok(again.get("/api/v1/daily/attempts/current"))
+    assert resumed["id"] == state["id"] and resumed["version"] == state["version"]
+    assert resumed["view"] == state["view"]
+    # Starting again returns the same attempt, not a new one.
+    assert start(again)["id"] == state["id"]
+    finished = play_day(again, first, resumed)
+    assert finished["daily"]["finished"] is True
+
+
+def test_forged_stale_or_foreign_requests_change_nothing(app: FastAPI) -> None:
+    ann, eve = visitor(app), visitor(app)
+    state = start(ann)
+    url = f"/api/v1/daily/attempts/{state['id']}/actions"
+    action = state["view"]["legal"][0]
+    # A score, or any field the API does not take, is refused.
+    forged = ann.post(url, json={"action": action, "version": state["version"], "score": 99})
+    assert forged.status_code == 422
+    # Another player cannot read or act on the attempt, nor learn that it exists.
+    assert eve.get(f"/api/v1/daily/attempts/{state['id']}").status_code == 404
+    theirs = eve.post(url, json={"action": action, "version": state["version"]})
+    assert theirs.status_code == 404
+    # The same action sent twice: the second is stale.
+    ok(ann.post(url, json={"action": action, "version": state["version"]}))
+    replayed = ann.post(url, json={"action": action, "version": state["version"]})
+    assert replayed.status_code == 409
+    current = ok(ann.get(f"/api/v1/daily/attempts/{state['id']}"))
+    assert replayed.json()["state"]["version"] == current["version"]
+    # An illegal action gets the engine's reason and changes nothing.
+    if not current["hand_over"]:
+        bad = ann.post(url, json={"action": "play QX", "version": current["version"]})
+        assert bad.status_code == 422
+        assert ok(ann.get(f"/api/v1/daily/attempts/{state['id']}"))["version"] == current["version"]
+    finished = play_day(ann, first, current)
+    # A finished attempt takes no more actions.
+    closed = ann.post(url, json={"action": "pass", "version": finished["version"]})
+    assert closed.status_code == 409
+    me = board(ann)["me"]
+    assert me["total"] == finished["scores"][0]
+
+
+def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
+    app: FastAPI, clock: Clock
+) -> None:
+    ann = visitor(app)
+    commitment = ok(ann.get("/api/v1/daily/today"))["commitment"]
+    secrets_hex = [DAY_SEED.hex()] + [daily.deal_seed(DAY_SEED, k).hex() for k in range(5)]
+    seen: list[str] = []
+    state = start(ann)
+    seen.append(str(state))
+    while not state["daily"]["finished"]:
+        state = step(ann, state, first)
+        seen.append(str(state))
+    for path in (
+        "/api/v1/daily/today",
+        "/api/v1/daily/board",
+        "/api/v1/daily/days",
+        "/api/v1/daily/week",
+        "/api/v1/daily/attempts/current",
+        "/daily",
+        "/leaderboard",
+        f"/api/v1/daily/board?date={NOON.date().isoformat()}",
+    ):
+        seen.append(ann.get(path).text)
+    seen.extend(str(r) for r in deal_records(ann, state))
+    assert state["seed"] is None
+    everything = "\n".join(seen)
+    for hidden in secrets_hex:
+        assert hidden not in everything
+    # A day not started yet cannot be asked for.
+    tomorrow = (NOON.date() + timedelta(days=1)).isoformat()
+    assert ann.get("/api/v1/daily/board", params={"date": tomorrow}).status_code == 404
+    # The day ends: its seed is published, and it matches what was committed to.
+    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
+    past = board(ann, date=NOON.date().isoformat())
+    assert past["final"] is True and past["seed"] == DAY_SEED.hex()
+    assert hashlib.sha256(bytes.fromhex(past["seed"])).hexdigest() == commitment
+    checked = ok(
+        ann.get("/api/v1/daily/verify", params={"date": "2025-06-01", "seed": past["seed"]})
+    )
+    assert checked["matches"] is True
+    assert [d["seed"] for d in checked["deals"]] == secrets_hex[1:]
+    revealed = ok(ann.get(f"/api/v1/daily/attempts/{state['id']}"))
+    assert revealed["seed"] == secrets_hex[5]
+
+
+def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAPI) -> None:
+    ann, bob = visitor(app), visitor(app)
+    play_day(ann)
+    seen_by_bob = board(bob)
+    assert seen_by_bob["field"] == 1
+    assert seen_by_bob["top"][0]["points"] is None and seen_by_bob["deals"] is None
+    play_day(bob, last)
+    after = board(bob)
+    assert all(line["points"] is not None for line in after["top"])
+    deals = after["deals"]
+    assert [d["deal"] for d in deals] == [1, 2, 3, 4, 5]
+    assert all(d["spread"]["low"] <= d["spread"]["high"] for d in deals)
+    assert all(isinstance(d["expert"], int) for d in deals)
+    me = after["me"]
+    assert me["share_line"].startswith("Sheepshead daily 2025-06-01: ")
+    assert not any(str(p) in me["share_line"].split(": ")[1] for p in (me["total"],) if p)
+
+
+def test_an_attempt_unfinished_when_the_day_ends_is_void(app: FastAPI, clock: Clock) -> None:
+    ann = visitor(app)
+    state = step(ann, start(ann), first)
+    clock.now = daily.day_end(NOON.date()) + timedelta(minutes=1)
+    late = ann.post(
+        f"/api/v1/daily/attempts/{state['id']}/actions",
+        json={"action": (state["view"]["legal"] or ["pass"])[0], "version": state["version"]},
+    )
+    assert late.status_code == 409
+    assert late.json()["state"]["daily"]["void"] is True
+    assert board(ann, date="2025-06-01")["field"] == 0
+    # The new day starts a new ranked attempt.
+    fresh = start(ann)
+    assert fresh["daily"]["date"] == "2025-06-02" and fresh["daily"]["ranked"] is True
+
+
+def test_the_day_follows_chicago_across_midnight_utc(app: FastAPI, clock: Clock) -> None:
+    clock.now = datetime(2025, 6, 2, 4, 59, tzinfo=UTC)  # 23:59 in Chicago
+    assert ok(visitor(app).get("/api/v1/daily/today"))["date"] == "2025-06-01"
+    clock.now = datetime(2025, 6, 2, 5, 0, tzinfo=UTC)
+    assert ok(visitor(app).get("/api/v1/daily/today"))["date"] == "2025-06-02"
+
+
+def test_names_are_checked_unique_escaped_and_can_be_hidden(
+    app: FastAPI, database_url: str
+) -> None:
+    ann, bob = visitor(app), visitor(app)
+    refused = ann.put("/api/v1/daily/me/name", json={"name": "<b>Ann</b>"})
+    assert refused.status_code == 422 and "markup" in refused.json()["detail"]
+    assert ok(ann.put("/api/v1/daily/me/name", json={"name": "O'Brien"}))["name"] == "O'Brien"
+    assert bob.put("/api/v1/daily/me/name", json={"name": "o’brien"}).status_code == 409
+    assert bob.put("/api/v1/daily/me/name", json={"name": "0'Brien"}).status_code == 409
+    play_day(ann)
+    assert board(ann)["top"][0]["name"] == "O'Brien"
+    page = ann.get("/daily").text
+    assert "O&#39;Brien" in page and "O'Brien" not in page
+    assert cli_main(["admin", "hide-name", "o'brien", "--database", database_url]) == 0
+    assert board(bob)["top"][0]["name"].startswith("Player #")
+    # A hidden name stays taken.
+    assert bob.put("/api/v1/daily/me/name", json={"name": "O'Brien"}).status_code == 409
+
+
+def test_a_recovery_code_carries_the_identity_and_deleting_removes_it(app: FastAPI) -> None:
+    ann = visitor(app)
+    ok(ann.put("/api/v1/daily/me/name", json={"name": "Badger"}))
+    play_day(ann)
+    code = ok(ann.post("/api/v1/daily/me/recovery-code"))["code"]
+    other_device = visitor(app)
+    assert other_device.post("/api/v1/daily/recover", json={"code": "ABCD"}).status_code == 422
+    ok(other_device.post("/api/v1/daily/recover", json={"code": code.lower()}))
+    assert ok(other_device.get("/api/v1/daily/me"))["name"] == "Badger"
+    assert ok(other_device.get("/api/v1/daily/today"))["ranked"]["finished"] is True
+    gone = ann.delete("/api/v1/daily/me")
+    assert gone.status_code == 204
+    assert board(visitor(app))["field"] == 0
+    assert other_device.post("/api/v1/daily/recover", json={"code": code}).status_code == 404
+
+
+def test_a_second_ranked_attempt_from_one_address_is_flagged(app: FastAPI) -> None:
+    ann, sock = visitor(app), visitor(app)  # the test client: one address for both
+    a, b = start(ann), start(sock)
+    store = app.state.daily.store
+    attempts = {x.id: x for x in store.attempts_of_day(NOON.date())}
+    assert attempts[a["id"]].flagged is False
+    assert attempts[b["id"]].flagged is True
+
+
+def test_a_day_keeps_the_computer_players_it_started_with(app: FastAPI) -> None:
+    ann = visitor(app)
+    state = start(ann)
+    app.state.daily.bot_version = "standard/next"  # a deployment changed the bots
+    reply = ann.post(
+        f"/api/v1/daily/attempts/{state['id']}/actions",
+        json={"action": state["view"]["legal"][0], "version": state["version"]},
+    )
+    assert reply.status_code == 503 and "standard/1" in reply.json()["detail"]
