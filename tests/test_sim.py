@@ -34,7 +34,7 @@ OPTIONS: dict[str, list[object]] = {
 }
 
 
-def _rules(preset: str, rnd: random.Random) -> Rules:
+def random_rules(preset: str, rnd: random.Random) -> Rules:
     rules = PRESETS[preset]
     for name, values in OPTIONS.items():
         if rnd.random() < 0.3:
@@ -68,7 +68,7 @@ def _fail_count(bury: Bury) -> int:
     return sum(not c.is_trump for c in bury.cards)
 
 
-def _to_play(game: Game, rnd: random.Random) -> Game:
+def to_play(game: Game, rnd: random.Random) -> Game:
     """Random bidding, bury and call, favouring the calls with duties (ten, unknown)
     and, now and then, a leaster."""
     leaster = rnd.random() < 0.2
@@ -106,8 +106,8 @@ def test_bits_follow_trick_strength() -> None:
 @settings(max_examples=40, deadline=None)
 @given(rnd=st.randoms(use_true_random=False))
 def test_sim_agrees_with_engine_on_random_play(preset: str, rnd: random.Random) -> None:
-    rules = _rules(preset, rnd)
-    game = _to_play(deal(rules, rnd), rnd)
+    rules = random_rules(preset, rnd)
+    game = to_play(deal(rules, rnd), rnd)
     if game.is_done:
         return  # a doubler: no play
     sim = SimHand.from_game(game)
@@ -132,8 +132,8 @@ def test_sim_agrees_with_engine_on_random_play(preset: str, rnd: random.Random) 
 @given(rnd=st.randoms(use_true_random=False))
 def test_playout_policy_only_plays_legal_cards(preset: str, rnd: random.Random) -> None:
     # The engine accepts every card the playout policy picks, and both score alike.
-    rules = _rules(preset, rnd)
-    game = _to_play(deal(rules, rnd), rnd)
+    rules = random_rules(preset, rnd)
+    game = to_play(deal(rules, rnd), rnd)
     if game.is_done:
         return
     for _ in range(rnd.randrange(rules.tricks * rules.players)):
@@ -148,7 +148,7 @@ def test_playout_policy_only_plays_legal_cards(preset: str, rnd: random.Random) 
 
 
 def test_copy_is_independent() -> None:
-    game = _to_play(deal(PRESETS["standard"], random.Random(3)), random.Random(3))
+    game = to_play(deal(PRESETS["standard"], random.Random(3)), random.Random(3))
     sim = SimHand.from_game(game)
     other = sim.copy()
     playout(other)
