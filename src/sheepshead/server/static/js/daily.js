@@ -1,0 +1,208 @@
+// The daily game's page: the table's own modules (render, input, dialogs, cards,
+// state) drawing an attempt at today's five deals, fetched from /api/v1/daily.
+// Like the table, it only shows what the server sends: no rules, no scores here.
+
+import { OfflineError, request } from "./api.js";
+import { installSprite } from "./cards.js";
+import {
+  bindDialogs,
+  openLastTrick,
+  openReview,
+  openScores,
+  openSettings,
+  openSummary,
+} from "./dialogs.js";
+import { bindInput, showHint, toggleBury } from "./input.js";
+import { $, focusDecision, render, selectedBury, selectionWith } from "./render.js";
+import { legalSet, setTable, store } from "./state.js";
+
+const daily = {
+  start: () => request("POST", "/daily/attempts"),
+  current: () => request("GET", "/daily/attempts/current"),
+  act: (id, action, version) =>
+    request("POST", `/daily/attempts/${encodeURIComponent(id)}/actions`, { action, version }),
+  nextDeal: (id, version) =>
+    request("POST", `/daily/attempts/${encodeURIComponent(id)}/next-deal`, { version }),
+  recordUrl: (id, deal) => `/api/v1/daily/attempts/${encodeURIComponent(id)}/deals/${deal}/record`,
+};
+
+function say(text) {
+  const log = $("log");
+  const line = document.createElement("p");
+  line.textContent = text;
+  log.append(line);
+  while (log.childElementCount > 40) log.firstElementChild.remove();
+}
+
+function finished(state) {
+  return Boolean(state && state.daily && state.daily.finished);
+}
+
+/** The bar above the table: which deal, ranked or not, and the way to the board. */
+function drawBar() {
+  const state = store.table;
+  if (!state) return;
+  const d = state.daily;
+  const kind = d.ranked ? "ranked" : "a replay, unranked";
+  let text = `Deal ${d.deal} of ${d.deals} (${kind}).`;
+  if (d.void) text = "The day is over: this attempt was not finished in time and does not count.";
+  $("daily-deal").textContent = text;
+  const done = $("daily-done");
+  done.hidden = !(d.finished || d.void);
+  if (d.finished) {
+    $("daily-done-text").textContent = d.ranked
+      ? "You have played today's five deals: your result is on the leaderboard."
+      : "Replay finished. Only your first attempt counts.";
+  }
+}
+
+function draw() {
+  render();
+  drawBar();
+}
+
+async function call(attempt) {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof OfflineError)) throw error;
+    say(error.message);
+    showHint(error.message);
+    return null;
+  }
+}
+
+async function handle(reply) {
+  if (!reply) return;
+  if (reply.kind === "ok") {
+    const body = reply.body;
+    show(body.state || body, body.events || []);
+  } else if (reply.kind === "conflict") {
+    setTable(reply.state);
+    draw();
+    showHint(reply.detail);
+    focusDecision();
+  } else {
+    draw();
+    showHint(reply.detail);
+    say(reply.detail);
+  }
+}
+
+function show(state, events) {
+  for (const event of events) say(event.text);
+  setTable(state);
+  draw();
+  if (state.hand_over && events.some((e) => e.type === "hand")) {
+    summary();
+  } else {
+    focusDecision();
+  }
+}
+
+function summary() {
+  const state = store.table;
+  openSummary();
+  const link = $("summary-record");
+  link.href = daily.recordUrl(state.id, state.hand_number);
+  link.setAttribute("download", `sheepshead-daily-${state.daily.date}-deal-${state.hand_number}.json`);
+  $("summary-next").textContent = finished(state) ? "See the leaderboard" : "Next deal";
+}
+
+async function send(action) {
+  const state = store.table;
+  if (!state || store.busy || !legalSet().has(action)) return;
+  store.busy = true;
+  draw();
+  const reply = await call(() => daily.act(state.id, action, state.version));
+  store.busy = false;
+  await handle(reply);
+}
+
+async function nextDeal() {
+  const state = store.table;
+  if (!state || store.busy) return;
+  if (finished(state) || state.daily.void) {
+    window.location.assign("/leaderboard");
+    return;
+  }
+  store.busy = true;
+  draw();
+  const reply = await call(() => daily.nextDeal(state.id, state.version));
+  store.busy = false;
+  await handle(reply);
+}
+
+async function startAttempt() {
+  store.busy = true;
+  const reply = await call(() => daily.start());
+  store.busy = false;
+  await handle(reply);
+}
+
+function ui(name, node) {
+  const legal = legalSet();
+  switch (name) {
+    case "select":
+      toggleBury(node, selectionWith);
+      break;
+    case "bury": {
+      const bury = selectedBury(legal);
+      if (bury) send(bury);
+      break;
+    }
+    case "call-unknown":
+      store.calling = node.dataset.card;
+      draw();
+      break;
+    case "call-back":
+      store.calling = null;
+      draw();
+      break;
+    case "next-hand":
+      nextDeal();
+      break;
+    case "summary":
+      summary();
+      break;
+    case "review":
+      openReview();
+      break;
+    default:
+      break;
+  }
+}
+
+function localTime() {
+  const node = $("daily-next");
+  const when = new Date(node.getAttribute("datetime"));
+  if (!Number.isNaN(when.getTime())) {
+    node.textContent = when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  }
+}
+
+async function boot() {
+  installSprite();
+  localTime();
+  bindInput({ send, ui, say });
+  bindDialogs({
+    onNewGame: () => window.location.assign("/play"),
+    onNextHand: nextDeal,
+    onDisplayChange: () => {
+      $("hand").dataset.sig = "";
+      draw();
+    },
+  });
+  $("open-last").addEventListener("click", openLastTrick);
+  $("open-scores").addEventListener("click", openScores);
+  $("open-settings").addEventListener("click", () => openSettings());
+  $("daily-replay").addEventListener("click", startAttempt);
+  const reply = await call(() => daily.current());
+  if (reply && reply.kind === "refused" && reply.status === 404) {
+    await startAttempt();
+    return;
+  }
+  await handle(reply);
+}
+
+boot();
