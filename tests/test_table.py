@@ -265,3 +265,19 @@ def test_the_humans_own_events_say_you_and_show_its_own_bury() -> None:
     first, second = (Card.parse(text) for text in bury.split()[1:])
     assert event.text == f"You bury the {first.name} and {second.name}"
     assert event.card is None
+
+
+def test_restore_can_start_from_the_settled_match_of_finished_hands() -> None:
+    table = start().table
+    for hand in range(3):
+        table, _ = play_hand(table, hand)
+        table = table.next_hand(seed(50 + hand), table.version).table
+    table = table.act(first_legal(table), table.version).table
+    settled = table.settled()
+    assert settled.current is None and len(settled.hands) == 3
+    args = (table.rules, table.level, table.bot_seed, table.match.first_dealer, table.hands())
+    quick = Table.restore(*args, settled=settled)
+    assert quick.state() == Table.restore(*args).state() == table.state()
+    assert quick.version == table.version
+    with pytest.raises(ValueError, match="settled"):
+        Table.restore(*args, settled=table.match)  # a hand still in progress

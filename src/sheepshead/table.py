@@ -146,14 +146,20 @@ class Table:
         bot_seed: int,
         first_dealer: int,
         hands: Sequence[tuple[bytes, Sequence[str]]],
+        settled: Match | None = None,
     ) -> Table:
         """Rebuild a table from its hands' seeds and moves (record text, ``"2 pick"``).
 
+        ``settled``, if given, is this table's match as its first finished hands left
+        it (see ``settled()``): those hands are taken from it, not replayed again.
         Raises ValueError if the moves do not replay: stored data is not trusted blindly.
         """
-        match = Match(rules, first_dealer)
-        version = 0
-        for seed, moves in hands:
+        match = Match(rules, first_dealer) if settled is None else settled
+        done = len(match.hands)
+        if match.current is not None or done > len(hands):
+            raise ValueError("a settled match has only finished hands, and no more than stored")
+        version = done + sum(len(moves) for _, moves in hands[:done])
+        for seed, moves in hands[done:]:
             match = match.start_hand(seed)
             version += 1
             for text in moves:
@@ -166,6 +172,16 @@ class Table:
                 match = match.apply(move.action)
                 version += 1
         return cls(rules, level, bot_seed, match, tuple(seed for seed, _ in hands), version)
+
+    def settled(self) -> Match:
+        """The match as the finished hands left it, the current hand left out: what
+        ``restore`` can start from instead of replaying those hands again."""
+        match = self.match
+        if match.current is None:
+            return match
+        return Match(
+            match.rules, match.first_dealer, match.hands, None, match.scores, match.doubles_owed
+        )
 
     # Facts --------------------------------------------------------------
 
@@ -199,11 +215,16 @@ class Table:
 
     def hands(self) -> list[tuple[bytes, list[str]]]:
         """Every hand's seed and moves in record text: what a store keeps to ``restore``."""
-        games = (*self.match.hands, *(() if self.match.current is None else (self.match.current,)))
-        return [
-            (seed, [str(m) for m in game.moves])
-            for seed, game in zip(self.seeds, games, strict=True)
-        ]
+        return [self.hand(n) for n in range(1, len(self.seeds) + 1)]
+
+    def hand(self, number: int) -> tuple[bytes, list[str]]:
+        """Hand ``number``'s (from 1) seed and moves in record text."""
+        if not 1 <= number <= len(self.seeds):
+            raise ValueError(f"there is no hand {number}")
+        finished = self.match.hands
+        game = finished[number - 1] if number <= len(finished) else self.match.current
+        assert game is not None
+        return self.seeds[number - 1], [str(m) for m in game.moves]
 
     def finished(self, number: int) -> Game | None:
         """Hand ``number`` (from 1) if it is over, else None."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import replace
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -11,6 +12,8 @@ from fastapi import FastAPI
 from sqlalchemy import Engine
 
 import sheepshead.store
+from sheepshead.rules import Rules
+from sheepshead.server.tables import Tables
 from sheepshead.store import Store, StoredHand
 from sheepshead.store.models import Base
 
@@ -45,3 +48,28 @@ def test_a_save_against_a_moved_version_writes_nothing(app: FastAPI) -> None:
     loaded = store.load_game(game, player)
     assert loaded is not None and loaded.version == 3 and loaded.hands == (moved,)
     assert store.load_game(game, "f" * 32) is None
+
+
+def test_a_remembered_match_is_used_only_for_the_hands_it_was_built_from(app: FastAPI) -> None:
+    tables: Tables = app.state.tables
+    store: Store = app.state.store
+    player = store.new_player()
+    game_id, turn = tables.create(player, Rules(), "standard")
+    table = turn.table
+    while table.hand_number < 3:
+        while not table.hand_over:
+            legal = table.state()["view"]["legal"]
+            table = tables.act(game_id, player, legal[0], table.version).table
+        table = tables.next_hand(game_id, player, table.version).table
+    stored = store.load_game(game_id, player)
+    assert stored is not None
+    remembered = tables.settled.get(stored)
+    assert remembered is not None and len(remembered.hands) == 2
+    # Stored hands that differ from those it was built from: not used.
+    first = stored.hands[0]
+    changed = replace(stored, hands=(replace(first, moves=first.moves[:-1]), *stored.hands[1:]))
+    assert tables.settled.get(changed) is None
+    assert tables.settled.get(replace(stored, hands=stored.hands[:1])) is None
+    # Either way the same table comes back.
+    fresh = Tables(store)
+    assert fresh.load(game_id, player).state() == tables.load(game_id, player).state()

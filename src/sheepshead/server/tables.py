@@ -1,17 +1,26 @@
 """Live tables kept in the store: load (replay), act, save with the version check.
 
-Nothing about a game stays in process memory between requests: each request
-replays the game from the database, and its write goes through only if the
+Nothing about a game that matters stays in process memory between requests: each
+request loads the game from the database, and its write goes through only if the
 game's version is still the one it loaded (``Store.save``). So any worker can
 serve any game, and of two copies of one action exactly one applies.
+
+One thing is kept, to save time: finished hands never change, so each process
+remembers, per game, the match as its finished hands left it (``Settled``) and
+replays only the hands after them. An entry is used only if the stored seeds and
+moves of those hands are the ones it was built from.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from sheepshead.match import Match
 from sheepshead.rules import Rules
 from sheepshead.store import Store, StoredGame, StoredHand
 from sheepshead.table import Table, TableConflict, Turn
@@ -47,27 +56,75 @@ def step_json(game_id: str, turn: Turn) -> dict[str, Any]:
 
 
 def _stored_hands(table: Table, numbers: Sequence[int]) -> list[StoredHand]:
-    hands = table.hands()
-    last = len(hands)
-    return [
-        StoredHand(n, hands[n - 1][0], tuple(hands[n - 1][1]), n < last or table.hand_over)
-        for n in numbers
-    ]
+    last = table.hand_number
+    hands = []
+    for n in numbers:
+        seed, moves = table.hand(n)
+        hands.append(StoredHand(n, seed, tuple(moves), n < last or table.hand_over))
+    return hands
+
+
+def _fingerprint(hands: Sequence[StoredHand]) -> bytes:
+    digest = hashlib.sha256()
+    for hand in hands:
+        digest.update(hand.seed)
+        digest.update("\n".join(hand.moves).encode() + b"\0")
+    return digest.digest()
+
+
+class Settled:
+    """Per game, the match as its finished hands left it (least recently used dropped)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, tuple[bytes, Match]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, stored: StoredGame) -> Match | None:
+        with self._lock:
+            entry = self._entries.get(stored.id)
+            if entry is not None:
+                self._entries.move_to_end(stored.id)
+        if entry is None:
+            return None
+        fingerprint, match = entry
+        count = len(match.hands)
+        if count > len(stored.hands) or _fingerprint(stored.hands[:count]) != fingerprint:
+            return None
+        return match
+
+    def put(self, stored: StoredGame, match: Match) -> None:
+        count = len(match.hands)
+        if count == 0:
+            return
+        fingerprint = _fingerprint(stored.hands[:count])
+        with self._lock:
+            self._entries[stored.id] = (fingerprint, match)
+            self._entries.move_to_end(stored.id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
 
 
 class Tables:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.settled = Settled()
 
     def restore(self, stored: StoredGame) -> Table:
         rules = Rules.from_record(stored.rules)
-        return Table.restore(
+        start = self.settled.get(stored)
+        table = Table.restore(
             rules,
             stored.level,
             stored.bot_seed,
             stored.first_dealer,
             [(h.seed, h.moves) for h in stored.hands],
+            settled=start,
         )
+        settled = table.settled()
+        if start is None or len(settled.hands) > len(start.hands):
+            self.settled.put(stored, settled)
+        return table
 
     def create(self, player_id: str, rules: Rules, level: str) -> tuple[str, Turn]:
         """Start a game; raises ValueError for a level that cannot be played."""

@@ -1,0 +1,133 @@
+"""Server time per human action, bots' replies included.
+
+Plays complete hands through the real app (in process, via Starlette's TestClient, on
+a fresh SQLite file unless --database-url names another database): the human takes a
+random legal action each time, the server applies it, runs the bots up to the human's
+next decision, and saves. Two figures per request:
+
+- server: from the request entering the app to the last byte of its reply (an ASGI
+  wrapper around the app: routing, database, replay, bots, JSON, gzip);
+- round trip: as the test client sees it (adds the client's own overhead).
+
+    .venv/bin/python bench/server.py [--hands 200] [--level standard] [--players 5]
+
+Requirement (issue 4): p95 server time per human action at most 30 ms at the standard level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sheepshead.server import Settings, create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+class Timer:
+    """Wraps the app: records how long each request spends inside it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.times: list[float] = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        start = time.perf_counter()
+
+        async def timed_send(message: Message) -> None:
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                self.times.append(time.perf_counter() - start)
+
+        await self.app(scope, receive, timed_send)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def describe(name: str, seconds: list[float]) -> str:
+    ms = [s * 1000 for s in seconds]
+    return (
+        f"{name:<22} n={len(ms):5d}  mean {statistics.fmean(ms):6.2f}  "
+        f"p50 {percentile(ms, 50):6.2f}  p95 {percentile(ms, 95):6.2f}  "
+        f"p99 {percentile(ms, 99):6.2f}  max {max(ms):7.2f}  (ms)"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200, help="hands to play (default 200)")
+    parser.add_argument("--hands-per-game", type=int, default=10)
+    parser.add_argument("--level", default="standard")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the human's random choices")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as data:
+        settings = Settings(data_dir=Path(data), database_url=args.database_url, dev=True)
+        app = create_app(settings)
+        timer = Timer(app)
+        client = TestClient(timer, base_url="http://localhost")
+        rng = random.Random(args.seed)
+        actions: list[tuple[float, float]] = []  # (server, round trip) per human action
+        deals: list[tuple[float, float]] = []  # new game or next hand
+        hands = 0
+        state: dict[str, Any] = {}
+        started = time.perf_counter()
+        while hands < args.hands:
+            if hands % args.hands_per_game == 0:
+                body: dict[str, Any] = {"level": args.level, "rules": {"players": args.players}}
+                t0 = time.perf_counter()
+                response = client.post("/api/v1/games", json=body)
+            else:
+                t0 = time.perf_counter()
+                response = client.post(
+                    f"/api/v1/games/{state['id']}/next-hand", json={"version": state["version"]}
+                )
+            deals.append((timer.times[-1], time.perf_counter() - t0))
+            assert response.status_code in (200, 201), response.text
+            state = response.json()["state"]
+            while not state["hand_over"]:
+                action = rng.choice(state["view"]["legal"])
+                t0 = time.perf_counter()
+                response = client.post(
+                    f"/api/v1/games/{state['id']}/actions",
+                    json={"action": action, "version": state["version"]},
+                )
+                actions.append((timer.times[-1], time.perf_counter() - t0))
+                assert response.status_code == 200, response.text
+                state = response.json()["state"]
+            hands += 1
+        elapsed = time.perf_counter() - started
+        app.state.engine.dispose()
+
+    database = args.database_url.split("@")[-1] if args.database_url else "SQLite (fresh file)"
+    print(
+        f"{hands} hands, {len(actions)} human actions, level {args.level}, "
+        f"{args.players} players, {database}, {elapsed:.1f} s, Python {sys.version.split()[0]}"
+    )
+    print(describe("action: server", [s for s, _ in actions]))
+    print(describe("action: round trip", [r for _, r in actions]))
+    print(describe("deal: server", [s for s, _ in deals]))
+    p95 = percentile([s for s, _ in actions], 95) * 1000
+    verdict = "OK" if p95 <= 30 else "TOO SLOW"
+    print(f"p95 server time per human action: {p95:.2f} ms (limit 30 ms): {verdict}")
+    return 0 if p95 <= 30 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
