@@ -35,7 +35,7 @@ router = APIRouter(tags=["daily"])
 
 #: Below this field the board is refreshed as each result comes in; above, at most
 #: every ``REFRESH_SECONDS`` (a refresh rewrites every line of the day).
-LIVE_FIELD = 5000
+LIVE_FIELD = 1000
 REFRESH_SECONDS = 10.0
 BOARD_SIZE = 100
 NOT_FOUND = "no such attempt"
