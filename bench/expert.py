@@ -1,0 +1,149 @@
+"""Benchmark of the expert level: time per decision, and illegal moves.
+
+    .venv/bin/python bench/expert.py                  # both parts, default sizes
+    .venv/bin/python bench/expert.py --latency 300 --illegal 0
+    .venv/bin/python bench/expert.py --latency 0 --illegal 20000
+
+Latency: every decision the expert takes in seeded 5-handed ``standard`` hands, where
+the expert sits in one seat (turning round the table from deal to deal) and the
+standard bot in the others; p50/p95/p99 of the milliseconds per decision, over all
+of its decisions and over the card plays it searched. CPU time of this process
+(``time.process_time``), which other programs on the machine do not inflate, and
+wall time beside it.
+
+Illegal moves: random positions (every preset, a few rule options; a hand played with
+random legal actions to a random point), the expert deciding for the seat to act;
+an action not among the view's legal actions counts as illegal. Must be 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import hashlib
+import sys
+import time
+
+from sheepshead.bots import seed_rng
+from sheepshead.bots.expert import BUDGET, WORLDS, ExpertBot
+from sheepshead.bots.rng import Rng
+from sheepshead.bots.rulebot import RuleBot
+from sheepshead.game import Game, Phase
+from sheepshead.rules import PRESETS, LeasterBlind, NobodyPicks, Rules, RulesError
+
+
+def _percentiles(values: list[float]) -> str:
+    if not values:
+        return "no decisions"
+    v = sorted(values)
+
+    def at(q: float) -> float:
+        return v[min(len(v) - 1, int(q * len(v)))]
+
+    return f"p50 {at(0.5):6.2f}  p95 {at(0.95):6.2f}  p99 {at(0.99):6.2f}  max {v[-1]:6.2f} ms"
+
+
+def latency(hands: int, expert: ExpertBot) -> None:
+    rules = PRESETS["standard"]
+    standard = RuleBot("standard")
+    cpu_all: list[float] = []
+    wall_all: list[float] = []
+    cpu_search: list[float] = []
+    wall_search: list[float] = []
+    for i in range(hands):
+        seed = hashlib.sha256(f"bench-expert/{i}".encode()).digest()
+        game = Game.deal(rules, i % 5, seed)
+        seat = (i // 5) % 5
+        while not game.is_done:
+            assert game.turn is not None
+            view = game.view(game.turn)
+            if game.turn != seat:
+                game = game.apply(standard.choose(view, seed_rng("standard", view)))
+                continue
+            rng = seed_rng("expert", view)
+            c0, w0 = time.process_time(), time.perf_counter()
+            action = expert.choose(view, rng)
+            cpu, wall = (time.process_time() - c0) * 1e3, (time.perf_counter() - w0) * 1e3
+            cpu_all.append(cpu)
+            wall_all.append(wall)
+            if view.phase is Phase.PLAYING and len(view.legal) > 1:
+                cpu_search.append(cpu)
+                wall_search.append(wall)
+            game = game.apply(action)
+    print(f"latency: {hands} hands, {len(cpu_all)} expert decisions, {len(cpu_search)} card plays")
+    print(f"  all decisions, CPU   {_percentiles(cpu_all)}")
+    print(f"  all decisions, wall  {_percentiles(wall_all)}")
+    print(f"  card plays,    CPU   {_percentiles(cpu_search)}")
+    print(f"  card plays,    wall  {_percentiles(wall_search)}")
+
+
+_OPTIONS: list[tuple[str, object]] = [
+    ("cracking", True),
+    ("nobody_picks", NobodyPicks.DOUBLER),
+    ("nobody_picks", NobodyPicks.FORCED_PICK),
+    ("leaster_blind", LeasterBlind.NAMED_TRICK),
+    ("leaster_blind", LeasterBlind.ASIDE),
+    ("second_partner", True),
+    ("jd_picker_holds", "call-jack-of-hearts"),
+]
+
+
+def _random_rules(rng: Rng) -> Rules:
+    presets = sorted(PRESETS)
+    rules = PRESETS[presets[rng.below(len(presets))]]
+    for name, value in _OPTIONS:
+        if rng.below(4) == 0:
+            with contextlib.suppress(RulesError):  # an option this head count lacks
+                rules = dataclasses.replace(rules, **{name: value})
+    return rules
+
+
+def illegal(positions: int, expert: ExpertBot) -> None:
+    rng = Rng.from_bytes(b"bench-expert-illegal")
+    bad = 0
+    searched = 0
+    start = time.process_time()
+    for i in range(positions):
+        rules = _random_rules(rng)
+        game = Game.deal(rules, rng.below(rules.players), b"illegal/%d" % i)
+        stop = rng.below(rules.players * rules.tricks + 6)
+        steps = 0
+        while not game.is_done and steps < stop:
+            game = game.apply(rng.choice(game.legal_actions()))
+            steps += 1
+        if game.is_done:
+            continue
+        assert game.turn is not None
+        view = game.view(game.turn)
+        action = expert.choose(view, seed_rng("expert", view, i))
+        searched += view.phase is Phase.PLAYING and len(view.legal) > 1
+        if action not in view.legal:
+            bad += 1
+            print(f"illegal: position {i}: {action} not in {[str(a) for a in view.legal]}")
+    cpu = time.process_time() - start
+    print(
+        f"illegal moves: {bad} in {positions} random positions "
+        f"({searched} card plays searched; {cpu:.0f} s CPU)"
+    )
+    if bad:
+        sys.exit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--latency", type=int, default=300, help="hands for the latency part")
+    parser.add_argument("--illegal", type=int, default=20000, help="random positions")
+    parser.add_argument("--worlds", type=int, default=WORLDS)
+    parser.add_argument("--budget", type=int, default=BUDGET)
+    args = parser.parse_args()
+    expert = ExpertBot(worlds=args.worlds, budget=args.budget)
+    print(f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision")
+    if args.latency:
+        latency(args.latency, expert)
+    if args.illegal:
+        illegal(args.illegal, expert)
+
+
+if __name__ == "__main__":
+    main()
