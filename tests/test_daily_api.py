@@ -418,3 +418,19 @@ def test_a_day_keeps_the_computer_players_it_started_with(app: FastAPI) -> None:
         json={"action": state["view"]["legal"][0], "version": state["version"]},
     )
     assert reply.status_code == 503 and "standard/1" in reply.json()["detail"]
+
+
+def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, clock: Clock) -> None:
+    ann = visitor(app)
+    for path in ("/daily", "/leaderboard", "/privacy", "/verify/daily"):
+        page = ann.get(path)
+        assert page.status_code == 200, path
+        assert "text/html" in page.headers["content-type"]
+    ok(ann.get("/api/v1/daily/today"))  # publishes the day's commitment
+    clock.now = daily.day_end(NOON.date()) + timedelta(hours=1)
+    html = ann.get("/verify/daily", params={"date": "2025-06-01", "seed": DAY_SEED.hex()}).text
+    assert "they match" in html and "Deal 5" in html
+    wrong = ann.get("/verify/daily", params={"date": "2025-06-01", "seed": "00" * 32}).text
+    assert "they DO NOT match" in wrong
+    days = ok(ann.get("/api/v1/daily/days"))["days"]
+    assert days[0]["date"] == "2025-06-01" and days[0]["seed"] == DAY_SEED.hex()
