@@ -107,6 +107,11 @@ function summary() {
   link.href = daily.recordUrl(state.id, state.hand_number);
   link.setAttribute("download", `sheepshead-daily-${state.daily.date}-deal-${state.hand_number}.json`);
   $("summary-next").textContent = finished(state) ? "See the leaderboard" : "Next deal";
+  // The table's note says a seed shows when the hand ends; a daily deal's waits for the day.
+  const note = $("summary-body").querySelector(".fairness .small");
+  if (note && !state.seed) {
+    note.textContent = "The daily deals' seeds are published when the day is over: then anyone can check them.";
+  }
 }
 
 async function send(action) {
