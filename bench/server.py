@@ -10,6 +10,7 @@ next decision, and saves. Two figures per request:
 - round trip: as the test client sees it (adds the client's own overhead).
 
     .venv/bin/python bench/server.py [--hands 200] [--level standard] [--players 5]
+    .venv/bin/python bench/server.py --postgres     # a temporary database on 127.0.0.1:5432
 
 Requirement (issue 4): p95 server time per human action at most 30 ms at the standard level.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import statistics
 import sys
 import tempfile
@@ -74,9 +76,26 @@ def main() -> int:
     parser.add_argument("--level", default="standard")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--postgres", action="store_true", help="a temporary database on 127.0.0.1:5432"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seeds the human's random choices")
     args = parser.parse_args()
+    if not args.postgres:
+        return run(args)
+    import psycopg
 
+    name = f"sheepshead_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(host="127.0.0.1", user="postgres", dbname="test", autocommit=True) as pg:
+        pg.execute(f'CREATE DATABASE "{name}"')
+        try:
+            args.database_url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+            return run(args)
+        finally:
+            pg.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as data:
         settings = Settings(data_dir=Path(data), database_url=args.database_url, dev=True)
         app = create_app(settings)

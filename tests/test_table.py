@@ -248,11 +248,13 @@ def test_events_keep_the_bury_and_the_unknown_card_hidden() -> None:
     assert events[-1].type == "hand" and events[-1].scores == game.result().scores  # type: ignore[union-attr]
 
 
-def test_the_partner_is_named_when_the_called_card_falls() -> None:
+def test_the_called_card_falling_shows_in_the_event_and_the_view() -> None:
     game = _unknown_call_hand()
-    # AH is held by seat 3 (Cal): the partner, shown when the ace is played.
-    plays = [e for e in hand_events(game) if e.type == "play" and e.card == "AH"]
-    assert plays and plays[0].text == "Cal plays the ace of hearts: Cal is the partner"
+    # AH is held by seat 3 (Cal): the partner, known to all once the ace is played.
+    events = hand_events(game)
+    plays = [e for e in events if e.type == "play" and e.card == "AH"]
+    assert [(e.seat, e.text) for e in plays] == [(3, "Cal plays the ace of hearts")]
+    assert 3 in game.view(0).known_partners
 
 
 def test_the_humans_own_events_say_you_and_show_its_own_bury() -> None:

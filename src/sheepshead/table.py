@@ -453,8 +453,6 @@ def _play_events(before: Game, after: Game, seat: int, card: Card) -> list[Event
         events = [Event("play", seat, f"{NAMES[seat]} plays a card face down", card=FACE_DOWN)]
     else:
         text = _says(seat, f"play the {card.name}", f"plays the {card.name}")
-        if card is before.called and seat != before.picker and seat != HUMAN:
-            text += f": {NAMES[seat]} is the partner"
         events = [Event("play", seat, text, card=card.text)]
     if len(after.tricks) > len(before.tricks):
         trick = after.tricks[-1]
