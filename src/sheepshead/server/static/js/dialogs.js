@@ -42,7 +42,7 @@ function open(id) {
 
 function giveFocusBack() {
   if (opener && opener.isConnected && opener !== document.body) opener.focus();
-  else focusDecision();
+  else focusDecision(true);
   opener = null;
 }
 

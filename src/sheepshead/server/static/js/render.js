@@ -462,6 +462,8 @@ export function render() {
   const sc = scene(table);
   document.body.classList.toggle("four-colour", Boolean(store.settings.fourColour));
   $("table").setAttribute("aria-busy", String(Boolean(store.busy)));
+  // Waiting for the server or showing its events, or ready for the player (tests wait on it).
+  $("table").dataset.idle = String(!store.busy && !store.overlay);
   $("table").dataset.phase = table.hand_over ? "over" : table.view.phase;
   $("table").dataset.players = String(table.players);
   renderInfo(table);
@@ -474,15 +476,18 @@ export function render() {
   restoreFocus(key);
 }
 
-/** Put focus where the player's next decision is, unless they are busy elsewhere. */
-export function focusDecision() {
+/**
+ * Put focus where the player's next decision is, unless they are busy elsewhere
+ * (`force`: a dialog closing hands the focus back, wherever it was).
+ */
+export function focusDecision(force = false) {
   const active = document.activeElement;
   const inDialog = active && active.closest && active.closest("dialog[open]");
-  if (inDialog) return;
+  if (inDialog && !force) return;
   const table = store.table;
   const hand = $("hand");
   const idle = !active || active === document.body || !active.isConnected;
-  if (!idle && !active.closest("#hand, #actions")) return;
+  if (!force && !idle && !active.closest("#hand, #actions")) return;
   if (table && table.view.phase === "playing" && myTurn()) {
     const card = hand.querySelector('.card.live[tabindex="0"]') || hand.querySelector(".card.live");
     if (card) {
