@@ -77,7 +77,7 @@ def current_game(player: PlayerDep, tables: TablesDep) -> dict[str, Any]:
     return state_json(game_id, table)
 
 
-@router.get("/games/{game_id}", response_model=schemas.TableState, responses={404: _ERRORS[404]})
+@router.get("/games/{game_id}", response_model=schemas.TableState, responses=_ERRORS)
 def get_game(game_id: str, player: PlayerDep, tables: TablesDep) -> dict[str, Any]:
     _check_id(game_id)
     try:
@@ -92,7 +92,7 @@ def get_game(game_id: str, player: PlayerDep, tables: TablesDep) -> dict[str, An
     responses={**_ERRORS, **_CONFLICT},
 )
 def act(
-    game_id: str, body: schemas.ActionIn, player: PlayerDep, tables: TablesDep
+    game_id: str, body: schemas.TableAction, player: PlayerDep, tables: TablesDep
 ) -> dict[str, Any] | JSONResponse:
     """Take your action; the reply holds every event up to your next decision."""
     _check_id(game_id)
@@ -110,7 +110,7 @@ def act(
 @router.post(
     "/games/{game_id}/next-hand",
     response_model=schemas.Step,
-    responses={404: _ERRORS[404], **_CONFLICT},
+    responses={**_ERRORS, **_CONFLICT},
 )
 def next_hand(
     game_id: str, body: schemas.NextHandIn, player: PlayerDep, tables: TablesDep
@@ -130,7 +130,7 @@ def next_hand(
     "/games/{game_id}/hands/{number}/record",
     responses={
         200: {"content": {"application/json": {}}, "description": "The hand record"},
-        404: _ERRORS[404],
+        **_ERRORS,
     },
 )
 def hand_record(game_id: str, number: int, player: PlayerDep, tables: TablesDep) -> Response:

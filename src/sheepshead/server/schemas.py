@@ -24,7 +24,7 @@ class NewGame(_In):
     )
 
 
-class ActionIn(_In):
+class TableAction(_In):
     action: str = Field(
         min_length=1,
         max_length=64,
