@@ -79,6 +79,9 @@ def test_the_pages_render(client: TestClient) -> None:
     assert re.search(r"/static/v-[0-9a-f]{12}/", table.text)
     for response in (home, table):
         assert response.headers["x-content-type-options"] == "nosniff"
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self';" in csp and "unsafe-inline" not in csp
+    assert "content-security-policy" not in client.get("/api/v1/docs").headers
 
 
 def test_the_verify_page_re_derives_a_deal(client: TestClient) -> None:
