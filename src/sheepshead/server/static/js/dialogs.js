@@ -223,8 +223,8 @@ function drawReview() {
   const status = el("p", { class: "review-status", "aria-live": "polite" });
   if (reviewStep === 0) {
     status.textContent = tricks.length
-      ? `Before the first trick: every hand face up, as dealt. ${tricks.length} tricks follow.`
-      : "Every hand face up, as dealt. No trick was played.";
+      ? `Every hand face up, each in the order its cards were played. ${tricks.length} tricks follow.`
+      : "Every hand face up. No trick was played.";
   } else {
     const t = tricks[reviewStep - 1];
     const pts = t.points === undefined ? "" : `, ${t.points} points`;
@@ -239,7 +239,14 @@ function drawReview() {
     if (seat === r.picker) tags.push("picker");
     if (r.partners.includes(seat)) tags.push("partner");
     box.append(el("h3", {}, nameOf(table, seat) + (tags.length ? ` (${tags.join(", ")})` : "")));
-    const all = seat === r.picker ? [...cards, ...blind] : cards;
+    // Each seat's cards in the order it played them, so a row reads like the hand
+    // went; the bury comes last.
+    const held = seat === r.picker ? [...cards, ...blind] : [...cards];
+    const at = (c) => {
+      const i = tricks.findIndex((t) => t.cards.includes(c));
+      return i < 0 ? tricks.length : i;
+    };
+    const all = held.map((c, i) => [at(c), i, c]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
     const marks = {};
     for (const c of all) {
       if (bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: "buried" };
