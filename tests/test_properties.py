@@ -54,7 +54,9 @@ CONFIGS: dict[str, Rules] = {
 }
 
 CARD_TEXT = re.compile(r"\b[789TJQKA][CSHD]\b")
-ACES_TENS_JACKS = [Card.parse(t) for t in "AC AS AH AD TC TS TH TD JD JH".split()]
+ACES_TENS_JACKS = [
+    Card.parse(t) for t in ["AC", "AS", "AH", "AD", "TC", "TS", "TH", "TD", "JD", "JH"]
+]
 
 
 def places(game: Game) -> list[Card]:
