@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 from sheepshead import record
 from sheepshead.actions import Action, Play
 from sheepshead.bots import decide, make_bot
-from sheepshead.bots.expert import ExpertBot, candidates
+from sheepshead.bots.expert import ExpertBot, candidates, partners_of, sim_of
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
+from sheepshead.bots.sampler import Sampler
+from sheepshead.bots.sim import SimHand, bit, mask_of
 from sheepshead.game import Game, Phase
 from sheepshead.rules import PRESETS, Rules
 from test_sim import deal, random_rules, to_play
@@ -132,3 +134,35 @@ def test_forced_moves_and_other_phases_answer_at_once() -> None:
     view = game.view(2)
     assert view.phase is Phase.PICKING
     assert bot.choose(view, Rng.from_int(1)) in view.legal
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=10, deadline=None)
+@given(rnd=st.randoms(use_true_random=False))
+def test_rewiring_a_world_equals_replaying_it(preset: str, rnd: random.Random) -> None:
+    # Search builds the first world by replaying the public play, and the others by
+    # swapping the hidden cards into it: both must give the same state.
+    rules = random_rules(preset, rnd)
+    game = to_play(deal(rules, rnd), rnd)
+    if game.is_done:
+        return
+    for _ in range(rnd.randrange(rules.tricks * rules.players)):
+        game = game.apply(Play(rnd.choice(game.legal_cards())))
+    view = game.view(rnd.randrange(rules.players))
+    sampler = Sampler(view)
+    if sampler.facedown:
+        return
+    rng = Rng.from_int(rnd.randrange(1 << 30))
+    template = sim_of(view, sampler.sample(rng))
+    for _ in range(3):
+        world = sampler.sample(rng)
+        rewired = template.rewire(
+            [mask_of(h) for h in world.hands],
+            partners_of(view, world),
+            0 if world.unknown is None else bit(world.unknown),
+            mask_of(world.bury),
+            sum(c.points for c in world.blind or ()),
+        )
+        replayed = sim_of(view, world)
+        for name in SimHand.__slots__:
+            assert getattr(rewired, name) == getattr(replayed, name), name

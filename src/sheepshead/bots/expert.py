@@ -28,12 +28,12 @@ from sheepshead.bots.playout import playout
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler, World, plays_of
-from sheepshead.bots.sim import SimHand, bit
+from sheepshead.bots.sim import SimHand, bit, mask_of
 from sheepshead.cards import Card, Rank
 from sheepshead.game import Phase
 from sheepshead.view import SeatView
 
-__all__ = ["BUDGET", "WORLDS", "ExpertBot", "candidates", "sim_of"]
+__all__ = ["BUDGET", "WORLDS", "ExpertBot", "candidates", "partners_of", "sim_of"]
 
 #: Worlds sampled per card decision.
 WORLDS = 40
@@ -78,9 +78,20 @@ class ExpertBot:
         sampler = Sampler(view)
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
+        template: SimHand | None = None
         for _ in range(worlds):
             world = sampler.sample(rng)
-            base = sim_of(view, world)
+            if template is None or sampler.facedown:
+                base = template = sim_of(view, world)
+            else:
+                # The public play is the same in every world: only the hidden cards change.
+                base = template.rewire(
+                    [mask_of(h) for h in world.hands],
+                    partners_of(view, world),
+                    0 if world.unknown is None else bit(world.unknown),
+                    mask_of(world.bury),
+                    sum(c.points for c in world.blind or ()),
+                )
             weight = world.weight
             for i, card in enumerate(bits):
                 sim = base.copy()
@@ -111,6 +122,20 @@ def candidates(view: SeatView, k: Knowledge) -> list[Card]:
     return keep or legal
 
 
+def partners_of(view: SeatView, world: World) -> frozenset[int]:
+    """The picker's partners in the world: the called card's holder, and the seat on
+    the picker's right where it is a second partner."""
+    called, picker = view.called, view.picker
+    if picker is None or called is None or view.alone:
+        return frozenset()
+    holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
+    if holder is None:
+        holder = next(s for s, cards in enumerate(world.hands) if called in cards)
+    if view.rules.second_partner:
+        return frozenset((holder, (picker - 1) % view.players))
+    return frozenset((holder,))
+
+
 def sim_of(view: SeatView, world: World) -> SimHand:
     """The world's hand as a ``SimHand``, at the view's point of play."""
     n = view.players
@@ -124,20 +149,13 @@ def sim_of(view: SeatView, world: World) -> SimHand:
         dealt[seat].append(card)
         order.append(card)
     picker = view.picker
-    partners: set[int] = set()
-    called = view.called
-    if picker is not None and called is not None and not view.alone:
-        holder = next(s for s in range(n) if called in dealt[s])
-        partners.add(holder)
-        if view.rules.second_partner:
-            partners.add((picker - 1) % n)
     sim = SimHand.start(
         view.rules,
         dealt,
         (view.dealer + 1) % n,
         picker=picker,
-        partners=partners,
-        called=called,
+        partners=partners_of(view, world),
+        called=view.called,
         unknown=world.unknown,
         bury=world.bury,
         blind=world.blind or (),

@@ -29,9 +29,6 @@ FAIL_ACES = ACE_BIT[0] | ACE_BIT[1] | ACE_BIT[2]
 _FAIL_SUITS = (0, 1, 2)
 #: JC, the weakest card the picker leads from two trumps (bits: QC 31 ... 7D 18).
 _JC = 27
-#: QD: a secure trump at least this strong is spent on a pointless trick only by the
-#: picker's side.
-_QD = 28
 
 
 def _power(b: int) -> int:
@@ -277,8 +274,11 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     # An opponent, or a seat this one cannot place, is winning.
     if secure:
         choice = _cheapest_winner(secure)
-        b = choice.bit_length() - 1
-        if points + POINTS_AT[b] > 0 or b < _QD or on_side:
+        # A boss trump is spent on a trick only when the trick is worth it.
+        trumps = legal & TRUMPS
+        if points + POINTS_AT[choice.bit_length() - 1] >= 5 or not choice & TRUMPS:
+            return choice
+        if choice == low(trumps):
             return choice
     if wins and (points >= 10 or (on_side and points >= 5)):
         return _likely_winner(sim, out, wins)
@@ -298,13 +298,15 @@ def _likely_winner(sim: SimHand, out: int, wins: int) -> int:
     trumps = wins & TRUMPS
     if not trumps:
         return high(wins)
+    if first_round:
+        return low(trumps)  # others must follow the first round: a low trump usually holds
     t = trumps
     while t:
         card = t & -t
         if (ABOVE[card.bit_length() - 1] & out & TRUMPS).bit_count() <= 1:
             return card
         t ^= card
-    return low(trumps) if first_round else high(trumps)
+    return high(trumps)
 
 
 # Leasters -----------------------------------------------------------------------

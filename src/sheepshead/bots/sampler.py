@@ -24,7 +24,7 @@ The sampler reads the ``SeatView`` and nothing else, so it cannot leak.
 rejection): each card may go to a set of *holders*; cards with a restricted set are
 placed one by one (in random order, each to a holder drawn in proportion to its
 free room) among the holders that keep the rest placeable, which Hall's condition
-checks over the (at most 64) sets of holders; the unrestricted cards then fill the
+checks over the unions of the cards' sets of holders; the unrestricted cards then fill the
 free room at random. An ace call's "keeps a card of the suit" is met by first giving
 the picker one such card; as that favours worlds where the picker has many of the
 suit, such a world carries the weight 1 / (cards of the suit the picker holds). An
@@ -81,17 +81,18 @@ def _suit_key(card: Card) -> Suit | None:
 class _Problem:
     """Cards to place, each with the holders (a bitmask) it may go to, and room.
 
-    ``slack[s]``, for each set ``s`` of holders, is their room less the cards that
-    can only go into ``s``: Hall's condition says every card can be placed exactly
-    when no slack is negative (the room adds up to the cards).
+    ``slack[i]``, for the set of holders ``family[i]``, is their room less the cards
+    that can only go into that set. Hall's condition says every card can be placed
+    exactly when no slack is negative (the room adds up to the cards). It need only be
+    checked for the unions of the cards' holder sets: any other set has at least the
+    slack of the largest such union inside it. Those unions are few (at most 64).
     """
 
-    __slots__ = ("cap", "free", "size", "slack", "tight_cards")
+    __slots__ = ("cap", "family", "free", "size", "slack", "tight_cards")
 
     def __init__(self, cap: list[int], allowed: dict[Card, int], keep: frozenset[Card]) -> None:
         self.cap = cap
         self.size = len(cap)
-        full = (1 << self.size) - 1
         # Holders with no room can take nothing.
         room = sum(1 << h for h in range(self.size) if cap[h] > 0)
         #: Cards with a restricted set of holders (and those in ``keep``), placed first.
@@ -104,14 +105,15 @@ class _Problem:
                 self.free.append(card)
             else:
                 self.tight_cards.append((card, mask))
-        subsets = range(full + 1)
-        cap_of = [sum(cap[h] for h in range(self.size) if s >> h & 1) for s in subsets]
-        demand = [0] * (full + 1)
-        for _, mask in self.tight_cards:
-            for s in subsets:
-                if mask & ~s == 0:
-                    demand[s] += 1
-        self.slack = [cap_of[s] - demand[s] for s in subsets]
+        family = {0}
+        for mask in {m for _, m in self.tight_cards}:
+            family |= {f | mask for f in family}
+        self.family = sorted(family)
+        self.slack = []
+        for f in self.family:
+            room_f = sum(cap[h] for h in range(self.size) if f >> h & 1)
+            inside = sum(1 for _, m in self.tight_cards if m & ~f == 0)
+            self.slack.append(room_f - inside)
 
     @property
     def feasible(self) -> bool:
@@ -119,7 +121,11 @@ class _Problem:
 
     def fits(self, mask: int, holder: int) -> bool:
         """Whether a card that may go to ``mask`` can go to ``holder`` first."""
-        return not any(s >> holder & 1 and mask & ~s for s, v in enumerate(self.slack) if v == 0)
+        return not any(
+            f >> holder & 1 and mask & ~f
+            for f, v in zip(self.family, self.slack, strict=True)
+            if v == 0
+        )
 
 
 def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[list[Card]]:
@@ -129,8 +135,9 @@ def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[
     size = problem.size
     room = problem.cap[:]
     slack = problem.slack[:]
+    family = problem.family
+    sets = range(len(family))
     out: list[list[Card]] = [[] for _ in range(size)]
-    subsets = range(len(slack))
     cards = problem.tight_cards[:]
     rng.shuffle(cards)
     # The most restricted cards first: they have the fewest places left.
@@ -144,16 +151,17 @@ def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[
         if forced >= 0:
             h, forced = forced, -1
         else:
-            tight = [s for s in subsets if slack[s] == 0]
+            # Holders in a set with no slack left may take only cards bound to that set.
+            barred = 0
+            for i in sets:
+                if slack[i] == 0 and mask & ~family[i]:
+                    barred |= family[i]
             options: list[int] = []
             weights = 0
             for h in range(size):
-                if not mask >> h & 1 or not room[h]:
-                    continue
-                if any(s >> h & 1 and mask & ~s for s in tight):
-                    continue  # would leave too little room for cards that can only go in s
-                options.append(h)
-                weights += room[h]
+                if mask >> h & 1 and room[h] and not barred >> h & 1:
+                    options.append(h)
+                    weights += room[h]
             pick = rng.below(weights)
             for h in options:
                 pick -= room[h]
@@ -161,11 +169,12 @@ def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[
                     break
         room[h] -= 1
         out[h].append(card)
-        for s in subsets:
-            if s >> h & 1:
-                slack[s] -= 1
-            if mask & ~s == 0:
-                slack[s] += 1
+        for i in sets:
+            f = family[i]
+            if f >> h & 1:
+                slack[i] -= 1
+            if mask & ~f == 0:
+                slack[i] += 1
     free = problem.free[:]
     rng.shuffle(free)
     at = 0

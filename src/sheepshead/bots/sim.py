@@ -131,7 +131,9 @@ class SimHand:
         "picker",
         "played",
         "rel",
+        "rel_full",
         "revealed",
+        "second",
         "side",
         "suits_led",
         "ten_call",
@@ -193,6 +195,10 @@ class SimHand:
     called_by: int
     #: rel[a][b]: what seat a knows of seat b: 1 same side, -1 other side, 0 unknown.
     rel: list[list[int]]
+    #: ``rel`` once the partners are out: everyone knows every side.
+    rel_full: list[list[int]]
+    #: The seat on the picker's right when it is a second partner everyone knows, else -1.
+    second: int
 
     @classmethod
     def start(
@@ -257,38 +263,96 @@ class SimHand:
         self.suits_led = 0
         self.called_by = -1
         self.revealed = self.called == 0 or not self.partners
-        self._know(second=(picker - 1) % n if rules.second_partner and picker is not None else -1)
+        self.second = (picker - 1) % n if rules.second_partner and picker is not None else -1
+        self._know()
         return self
 
-    def _know(self, second: int = -1) -> None:
+    def _know(self) -> None:
         """Fill ``rel``: what each seat knows of the others' sides. Once the called card
         is out, everyone knows everything; before, the partner knows the whole table,
         the picker knows only a second partner, and a defender only the picker's side
         it can see (the picker, a second partner)."""
-        n, picker, side = self.n, self.picker, self.side
+        n, picker, side, second = self.n, self.picker, self.side, self.second
+        full = [[0] * n for _ in range(n)]
         rel = [[0] * n for _ in range(n)]
         for a in range(n):
-            row = rel[a]
+            row, full_row = rel[a], full[a]
             for b in range(n):
+                if a == b:
+                    row[b] = full_row[b] = 1
+                    continue
+                if picker < 0:
+                    row[b] = full_row[b] = -1
+                    continue
                 same = 1 if (side >> a & 1) == (side >> b & 1) else -1
-                if a == b or picker < 0:
-                    row[b] = 1 if a == b else -1
-                else:
-                    partner_or_all = self.revealed or (a != picker and side >> a & 1)
-                    if partner_or_all or b == second or (a != picker and b == picker):
-                        row[b] = same
-        self.rel = rel
+                full_row[b] = same
+                partner = a != picker and side >> a & 1
+                if partner or b == second or (a != picker and b == picker):
+                    row[b] = same
+        self.rel_full = full
+        self.rel = full if self.revealed else rel
+
+    def rewire(
+        self, hands: list[int], partners: frozenset[int], unknown: int, bury: int, blind: int
+    ) -> SimHand:
+        """The same play so far, with other hidden cards: each seat's cards now (masks),
+        the partners they make, the picker's unknown card (a bit, not yet played), the
+        bury (a mask), the blind's points. Only valid while no card was played face down."""
+        new = self.copy()
+        new.hands = hands
+        new.partners = partners
+        side = 0 if self.picker < 0 else 1 << self.picker
+        for p in partners:
+            side |= 1 << p
+        new.side = side
+        new.unk = unknown
+        new.bury = bury
+        new.bury_points = points_of(bury)
+        new.blind_points = blind
+        new._know()
+        return new
 
     def copy(self) -> SimHand:
         new = object.__new__(SimHand)
-        for name in SimHand.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.best = self.best
+        new.best_seat = self.best_seat
+        new.blind_points = self.blind_points
+        new.blind_rule = self.blind_rule
+        new.bump = self.bump
+        new.bury = self.bury
+        new.bury_points = self.bury_points
+        new.called = self.called
+        new.called_by = self.called_by
+        new.called_led = self.called_led
+        new.cs = self.cs
         new.hands = self.hands[:]
+        new.leader = self.leader
+        new.leaster = self.leaster
+        new.led = self.led
+        new.multiplier = self.multiplier
+        new.n = self.n
+        new.named_trick = self.named_trick
+        new.named_winner = self.named_winner
+        new.needs_trick = self.needs_trick
+        new.partners = self.partners
+        new.picker = self.picker
+        new.played = self.played
+        new.rel = self.rel
+        new.rel_full = self.rel_full
+        new.revealed = self.revealed
+        new.second = self.second
+        new.side = self.side
+        new.suits_led = self.suits_led
+        new.ten_call = self.ten_call
+        new.total_tricks = self.total_tricks
         new.trick = self.trick[:]
+        new.trick_no = self.trick_no
+        new.turn = self.turn
+        new.unk = self.unk
+        new.voids = self.voids[:]
         new.won_points = self.won_points[:]
         new.won_tricks = self.won_tricks[:]
-        new.voids = self.voids[:]
-        # ``rel`` is replaced, never edited in place, so it may be shared.
+        # ``rel`` and ``rel_full`` are replaced, never edited in place: they may be shared.
         return new
 
     @property
@@ -367,7 +431,7 @@ class SimHand:
             self.called_by = seat
             if not self.revealed:
                 self.revealed = True
-                self._know()
+                self.rel = self.rel_full
         if len(trick) < n:
             self.turn = (seat + 1) % n
             return
