@@ -48,8 +48,10 @@ def main() -> None:
         elapsed = time.perf_counter() - start
         rate = args.hands / elapsed
         best = max(best, rate)
-        print(f"run {run + 1}: {args.hands} hands, {moves} moves in {elapsed:.3f} s: "
-              f"{rate:,.0f} hands/s")
+        print(
+            f"run {run + 1}: {args.hands} hands, {moves} moves in {elapsed:.3f} s: "
+            f"{rate:,.0f} hands/s"
+        )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"best: {best:,.0f} hands/s (5-handed standard, random legal play; load {load:.2f})")
 
