@@ -34,12 +34,24 @@ export function scene(table) {
   const n = table.players;
   const o = store.overlay;
   if (o) return { ...o, n };
+  // The picker's call stays in view for the whole hand.
+  const said = {};
+  if (v.picker !== null && v.phase !== "burying") {
+    if (v.called) {
+      const unknown = v.unknown_call ? " (unknown)" : "";
+      said[v.picker] = {
+        text: `Called ${shortName(v.called)}${unknown}`,
+        words: `called the ${cardName(v.called)}${unknown}`,
+      };
+    }
+    else if (v.alone && v.phase !== "calling") said[v.picker] = "Alone";
+  }
   return {
     n,
     picker: v.picker,
     partners: knownPartners(table),
     trick: v.trick.cards.map((card, i) => ({ seat: (v.trick.leader + i) % n, card })),
-    said: {},
+    said,
     acting: v.phase === "done" ? null : v.turn,
     winner: null,
   };
@@ -77,6 +89,25 @@ function seatBadges(table, sc, seat) {
   return out;
 }
 
+const SUIT_SIGNS = { C: "♣", S: "♠", H: "♥", D: "♦" };
+
+/** "AS" -> "A♠", for the narrow seat boxes (screen readers get the words). */
+export function shortName(card) {
+  return `${card[0] === "T" ? "10" : card[0]}${SUIT_SIGNS[card[1]]}`;
+}
+
+/** A seat's last word: a string, or {text, words} when the short text needs words. */
+function said(entry) {
+  const box = el("span", { class: "said" });
+  if (!entry) return box;
+  if (typeof entry === "string") {
+    box.textContent = entry;
+    return box;
+  }
+  box.append(el("span", { "aria-hidden": "true" }, entry.text), el("span", { class: "sr-only" }, entry.words));
+  return box;
+}
+
 function renderSeats(table, sc) {
   const list = $("seats");
   const items = [];
@@ -89,7 +120,7 @@ function renderSeats(table, sc) {
     const badges = el("span", { class: "badges" });
     badges.append(...seatBadges(table, sc, seat));
     li.append(badges);
-    li.append(el("span", { class: "said" }, sc.said[seat] || ""));
+    li.append(said(sc.said[seat] || ""));
     items.push(li);
   }
   list.replaceChildren(...items);
@@ -391,9 +422,10 @@ export function pointsLine(table, sc) {
     if (r.leaster) return `Card points: ${r.points.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
     return `Card points with the bury: picker's side ${r.points[0]}, defenders ${r.points[1]}`;
   }
-  if (v.phase !== "playing" || !v.tricks.length) return "";
+  // While events are being shown, only the tricks shown so far count.
+  const tricks = store.overlay ? v.tricks.slice(0, store.overlay.tricksDone) : v.tricks;
+  if (v.phase !== "playing" || !tricks.length) return "";
   const points = trickPointsOf(table);
-  const tricks = v.tricks;
   if (v.picker === null) {
     const per = new Array(sc.n).fill(0);
     tricks.forEach((t, i) => {

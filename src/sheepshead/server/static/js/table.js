@@ -18,8 +18,10 @@ import {
   knownPartners,
   nameOf,
   render,
+  scene,
   selectedBury,
   selectionWith,
+  shortName,
 } from "./render.js";
 import { PACES, legalSet, noteTrickPoints, rulesForServer, setTable, store } from "./state.js";
 
@@ -124,7 +126,11 @@ async function nextHand() {
 }
 
 async function newGame() {
-  if (store.overlay) store.skip = true;
+  // Let the events being shown finish at once, then start afresh.
+  while (store.overlay) {
+    store.skip = true;
+    await wait(20);
+  }
   const { rules, level } = store.settings;
   store.busy = true;
   if (store.table) render();
@@ -198,7 +204,7 @@ const SAID = {
   alone: () => "Alone",
   crack: () => "Crack!",
   nocrack: () => "No crack",
-  call: (e) => `Calls ${cardName(e.card)}`,
+  call: (e) => ({ text: `Calls ${shortName(e.card)}`, words: `calls the ${cardName(e.card)}` }),
   name: () => "Names a trick",
 };
 
@@ -226,12 +232,12 @@ async function show(state, events) {
     trick: v ? v.trick.cards.map((card, i) => ({ seat: (v.trick.leader + i) % n, card })) : [],
     picker: v ? v.picker : null,
     partners: v ? knownPartners(before) : new Set(),
-    said: {},
+    said: v ? scene(before).said : {},
     acting: null,
     winner: null,
     prompt: "",
+    tricksDone: v ? v.tricks.length : 0,
   };
-  let tricksDone = v ? v.tricks.length : 0;
   store.overlay = o;
   store.skip = false;
   render();
@@ -253,8 +259,8 @@ async function show(state, events) {
     } else if (event.type === "trick") {
       o.acting = null;
       o.winner = event.winner;
-      noteTrickPoints(state, tricksDone, event.points);
-      tricksDone += 1;
+      noteTrickPoints(state, o.tricksDone, event.points);
+      o.tricksDone += 1;
       render();
       await wait(pace() * 1.6);
       await sweep(event.winner);
