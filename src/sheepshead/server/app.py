@@ -12,7 +12,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead.server import api, daily, pages
+from sheepshead.server import api, daily, guide, pages
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
@@ -116,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(daily.router)
+    app.include_router(guide.router)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(SecurityHeaders)
