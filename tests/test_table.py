@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheepshead.actions import IllegalAction, Move, parse_action
+from sheepshead import bots
+from sheepshead.actions import Action, IllegalAction, Move, Play, parse_action
 from sheepshead.cards import Card
 from sheepshead.deal import seed_commitment
 from sheepshead.game import Game
@@ -24,6 +25,7 @@ from sheepshead.table import (
     Turn,
     hand_events,
 )
+from sheepshead.view import SeatView
 
 
 def seed(n: int) -> bytes:
@@ -283,3 +285,16 @@ def test_restore_can_start_from_the_settled_match_of_finished_hands() -> None:
     assert quick.version == table.version
     with pytest.raises(ValueError, match="settled"):
         Table.restore(*args, settled=table.match)  # a hand still in progress
+
+
+def test_a_failing_or_cheating_bot_cannot_stall_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(level: str, view: SeatView, seed: int = 0) -> Action:
+        if view.seat % 2:
+            raise RuntimeError("a bot's bug")
+        return Play(Card.parse("QC"))  # rarely legal, never when picking
+
+    monkeypatch.setattr(bots, "decide", broken)
+    turn = Table.start(Rules(), "standard", 1, seed(3), first_dealer=0)
+    # Every bot fell back to its first legal action: pass, in picking.
+    assert [e.type for e in turn.events] == ["pass"] * 4
+    assert turn.table.game.turn == HUMAN

@@ -298,8 +298,7 @@ class Table:
             if game is None or game.turn == HUMAN:
                 return Turn(table, tuple(events))
             assert game.turn is not None
-            action = bots.decide(table.level, game.view(game.turn), seed=table.bot_seed)
-            table = table._apply(action, events)
+            table = table._apply(_bot_action(table, game), events)
 
     # What seat 0 may see ---------------------------------------------------
 
@@ -344,6 +343,19 @@ class Turn:
 
     def events_json(self) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.events]
+
+
+def _bot_action(table: Table, game: Game) -> Action:
+    """The bot's choice; should a bot ever fail or choose what the rules refuse, the
+    first legal action instead, so that no game can get stuck on a bot's bug (the
+    moves are stored, so a replay is unaffected by the bot changing later)."""
+    assert game.turn is not None
+    legal = game.legal_actions()
+    try:
+        action = bots.decide(table.level, game.view(game.turn), seed=table.bot_seed)
+    except Exception:
+        return legal[0]
+    return action if action in legal else legal[0]
 
 
 def check_level(level: str) -> None:
