@@ -77,6 +77,8 @@ def click_decision(page: Page, covered: Covered, directory: Path, prefix: str) -
         page.get_by_role("button", name="Pick up the blind").click()
     elif now == "burying":
         covered.kinds.add("bury")
+        # The blind's cards arrived in the hand, marked as such.
+        assert page.locator("#hand .card.from-blind").count() > 0
         bury = page.locator('#actions [data-ui="bury"]')
         expect(bury).to_have_attribute("aria-disabled", "true")
         for _ in range(8):

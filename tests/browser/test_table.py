@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
-from browser.conftest import Visitor
+from browser.conftest import DESKTOP, Visitor
 from browser.table import (
     Covered,
     next_hand,
@@ -268,3 +268,24 @@ def test_the_pages_work_under_a_strict_content_security_policy(
     wait_idle(page)
     shot(page, artifacts, "csp-table")
     assert desktop.errors == [], desktop.errors
+
+
+def test_plays_are_animated_and_can_be_hurried(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport=DESKTOP, base_url=server, reduced_motion="no-preference")
+    slow = json.dumps({"pace": "slow"})
+    context.add_init_script(f"localStorage.setItem('sheepshead.settings.v1', {json.dumps(slow)})")
+    try:
+        page = context.new_page()
+        page.goto("/play")
+        wait_idle(page)
+        page.get_by_role("button", name="Pass").click()
+        # The computer players' moves are shown one by one, at the pace the player chose.
+        page.wait_for_timeout(400)
+        assert page.get_attribute("#table", "data-idle") == "false"
+        shown = page.locator("#log p").count()
+        # Escape hurries the rest along.
+        page.keyboard.press("Escape")
+        expect(page.locator("#table")).to_have_attribute("data-idle", "true", timeout=3_000)
+        assert page.locator("#log p").count() > shown >= 1
+    finally:
+        context.close()

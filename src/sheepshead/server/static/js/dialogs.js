@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { cardName, cardSvg } from "./cards.js";
+import { bindRuleLinks } from "./guide.js";
 import { $, focusDecision, nameOf, resultLine } from "./render.js";
 import { PARTNER_PLAYERS, fitRules, presetRules, saveSettings, store } from "./state.js";
 
@@ -330,6 +331,7 @@ export function openSettings(error = "") {
 
 /** Wire the dialogs' own buttons. `onNewGame()` starts a game with the saved settings. */
 export function bindDialogs({ onNewGame, onNextHand, onDisplayChange }) {
+  bindRuleLinks();
   for (const dialog of document.querySelectorAll("dialog")) {
     dialog.addEventListener("close", () => {
       if (dialog.id !== "dlg-settings") giveFocusBack();

@@ -57,6 +57,8 @@ export function bindInput({ send, ui, say }) {
         showHint(reason);
         say(reason);
       }
+      // Offers the link to the rule that refused it.
+      render();
       return;
     }
     const text = card.dataset.card;

@@ -2,6 +2,7 @@
 // only when its action is in the view's legal list; everything else is shown as it is.
 
 import { cardName, cardSvg, nameCardsIn } from "./cards.js";
+import { ruleForDecision, ruleForRefusal, ruleLink } from "./guide.js";
 import { legalSet, myTurn, store, trickPointsOf } from "./state.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -374,6 +375,15 @@ export function resultLine(table) {
   return `${picker} picked and ${side} with ${r.points[0]} points. ${score} ${total}`;
 }
 
+// The rule behind the decision in front of the player, or behind the card just refused;
+// guide.js opens it in a dialog, so the game stays as it is.
+function ruleFor(table, legal) {
+  const refused = (table.view.refusals || {})[store.focusCard];
+  if (table.view.phase === "playing" && refused) return ruleLink(ruleForRefusal(refused), true);
+  const anchor = ruleForDecision(table.view.phase, legal);
+  return anchor ? ruleLink(anchor) : null;
+}
+
 function renderControls(table) {
   const legal = legalSet();
   $("prompt").textContent = promptText(table, legal);
@@ -386,6 +396,8 @@ function renderControls(table) {
     buttons.push(button("Review", { "data-ui": "review", "aria-haspopup": "dialog" }));
   } else if (myTurn() && !store.busy && !store.overlay) {
     buttons.push(...decisionButtons(table, legal));
+    const rule = ruleFor(table, legal);
+    if (rule) buttons.push(rule);
   }
   $("actions").replaceChildren(...buttons);
 }
@@ -431,7 +443,7 @@ export function pointsLine(table, sc) {
     tricks.forEach((t, i) => {
       per[t.winner] += points[i] ?? 0;
     });
-    return `Card points in tricks: ${per.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
+    return `Card points: ${per.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
   }
   const calledOut =
     v.called &&
@@ -448,9 +460,8 @@ export function pointsLine(table, sc) {
     else if (side.has(t.winner)) picker += points[i];
     else defenders += points[i];
   });
-  const names = [...side].map((s) => (s === table.seat ? "you" : nameOf(table, s))).join(" and ");
   const more = unknown ? " (and a trick with a face-down card)" : "";
-  return `Card points in tricks: picker's side (${names}) ${picker}, defenders ${defenders}${more}`;
+  return `Card points: picker's side ${picker}, defenders ${defenders}${more}`;
 }
 
 // --- everything ------------------------------------------------------------------
