@@ -87,6 +87,11 @@ export function bindInput({ send, ui, say }) {
     const card = event.target.closest(".card");
     if (card && event.pointerType === "mouse") showHint(reasonOf(card));
   });
+  hand.addEventListener("pointerleave", (event) => {
+    if (event.pointerType !== "mouse") return;
+    const card = document.activeElement?.closest?.("#hand .card");
+    showHint(card ? reasonOf(card) : "");
+  });
   hand.addEventListener("pointerdown", (event) => {
     const card = event.target.closest(".card");
     pressed = false;

@@ -327,7 +327,7 @@ function decisionButtons(table, legal) {
   } else if (v.phase === "naming") {
     for (const text of [...legal].sort((a, b) => Number(a.split(" ")[1]) - Number(b.split(" ")[1]))) {
       const k = text.split(" ")[1];
-      out.push(button(`Trick ${k}`, { "data-action": text, "aria-label": `Name trick ${k}` }));
+      out.push(button(k, { "data-action": text, "aria-label": `Name trick ${k}` }));
     }
   }
   return out;
@@ -400,6 +400,10 @@ function renderControls(table) {
     if (rule) buttons.push(rule);
   }
   $("actions").replaceChildren(...buttons);
+  $("actions").classList.toggle("numbers", table.view.phase === "naming" && buttons.length > 1);
+  // A rule link alone (while playing) moves to a corner, clear of the trick.
+  const linksOnly = buttons.length > 0 && buttons.every((b) => b.tagName === "A");
+  $("actions").classList.toggle("links-only", linksOnly);
 }
 
 // --- the bar, the player's own line, running points ------------------------------
@@ -440,9 +444,10 @@ export function pointsLine(table, sc) {
   const points = trickPointsOf(table);
   if (v.picker === null) {
     const per = new Array(sc.n).fill(0);
-    tricks.forEach((t, i) => {
-      per[t.winner] += points[i] ?? 0;
-    });
+    for (const [i, t] of tricks.entries()) {
+      if (typeof points[i] !== "number") return "";
+      per[t.winner] += points[i];
+    }
     return `Card points: ${per.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
   }
   const calledOut =
@@ -454,13 +459,18 @@ export function pointsLine(table, sc) {
   const side = new Set([v.picker, ...sc.partners]);
   let picker = 0;
   let defenders = 0;
-  let unknown = false;
-  tricks.forEach((t, i) => {
-    if (points[i] === undefined || points[i] === null) unknown = true;
-    else if (side.has(t.winner)) picker += points[i];
-    else defenders += points[i];
-  });
-  const more = unknown ? " (and a trick with a face-down card)" : "";
+  let faceDown = false;
+  for (const [i, t] of tricks.entries()) {
+    if (typeof points[i] === "number") {
+      if (side.has(t.winner)) picker += points[i];
+      else defenders += points[i];
+    } else if (t.cards.includes("??")) {
+      faceDown = true; // the server keeps that trick's points until the hand is over
+    } else {
+      return ""; // tricks shown in another tab: a total here would be wrong
+    }
+  }
+  const more = faceDown ? " (and a trick with a face-down card)" : "";
   return `Card points: picker's side ${picker}, defenders ${defenders}${more}`;
 }
 
