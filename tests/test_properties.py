@@ -35,10 +35,10 @@ from sheepshead.actions import (
     Pick,
     Play,
 )
-from sheepshead.cards import DECK, Card, card_points
+from sheepshead.cards import DECK, FAIL_SUITS, TRUMPS, Card, Rank, Suit, card_points
 from sheepshead.game import Game, Phase
 from sheepshead.record import dumps, loads, replay, to_record
-from sheepshead.rules import PRESETS, LeasterBlind, Rules
+from sheepshead.rules import PRESETS, JdPickerHolds, LeasterBlind, PartnerRule, Rules
 from sheepshead.view import FACE_DOWN
 
 CONFIGS: dict[str, Rules] = {
@@ -166,6 +166,129 @@ def check_actions(game: Game, draw: st.DrawFn) -> None:
     )
 
 
+# A second reading of rules.md, written apart from the engine, to compare against it ----
+
+
+def ref_as_suit(game: Game, seat: int, card: Card) -> Suit | None:
+    """The suit a card follows as (None: trump); the picker's unknown is of the called suit."""
+    if game.unknown is not None and card is game.unknown and seat == game.picker:
+        assert game.called is not None
+        return game.called.suit
+    return None if card.is_trump else card.suit
+
+
+def ref_led_before(game: Game, suit: Suit) -> bool:
+    return any(ref_as_suit(game, t.leader, t.cards[0]) is suit for t in game.tricks)
+
+
+def ref_legal_cards(game: Game) -> set[Card]:
+    seat = game.turn
+    assert seat is not None
+    hand = set(game.hands[seat])
+    if len(hand) == 1:
+        return hand
+    called = game.called
+    suit = None if called is None or called.is_trump else called.suit
+    is_picker = seat == game.picker
+    ten_call = called is not None and called.rank is Rank.TEN
+    first_card = game.trick_cards[0] if game.trick_cards else None
+    led = None if first_card is None else ref_as_suit(game, game.trick_leader, first_card)
+    open_suit = suit is not None and not ref_led_before(game, suit)
+    duty: set[Card] = set()
+    if open_suit and (first_card is None or led is not suit):
+        assert suit is not None and called is not None
+        if called in hand:
+            duty = {called}
+        elif is_picker and game.unknown is not None:
+            duty = {game.unknown}
+        elif is_picker and ten_call:
+            duty = {Card(Rank.ACE, suit)}
+        elif is_picker:
+            holding = {c for c in hand if ref_as_suit(game, seat, c) is suit}
+            duty = holding if len(holding) == 1 else set()
+    if first_card is None:
+        if open_suit and called is not None:
+            own = {c for c in hand if ref_as_suit(game, seat, c) is suit}
+            if called in hand:
+                return hand - (own - {called})
+            if is_picker and ten_call:
+                return hand - (own - {Card(Rank.ACE, suit)})  # type: ignore[arg-type]
+        return hand
+    follow = {c for c in hand if ref_as_suit(game, seat, c) is led}
+    if follow:
+        if open_suit and led is suit:
+            if called in follow:
+                return {called}  # type: ignore[arg-type]
+            ace = Card(Rank.ACE, suit)  # type: ignore[arg-type]
+            if is_picker and ten_call and ace in follow:
+                return {ace}
+        return follow
+    return hand - duty
+
+
+def ref_winner(game: Game, leader: int, cards: tuple[Card, ...]) -> int:
+    n = game.players
+    seats = [(leader + i) % n for i in range(len(cards))]
+    led = ref_as_suit(game, leader, cards[0])
+    best, strength = None, -1
+    for seat, card in zip(seats, cards, strict=True):
+        if card is game.unknown and seat == game.picker:
+            continue  # the unknown never wins
+        if card.is_trump:
+            power = 200 - TRUMPS.index(card)
+        elif card.suit is led:
+            power = 100 - "AT K987".replace(" ", "").index(card.rank.value)
+        else:
+            continue
+        if power > strength:
+            best, strength = seat, power
+    assert best is not None
+    return best
+
+
+def ref_calls(game: Game) -> set[str]:
+    picker = game.picker
+    assert picker is not None
+    rules = game.rules
+    hand = set(game.hands[picker])
+    held = hand | set(game.bury)
+    calls: set[str] = set()
+    if rules.partner is PartnerRule.JACK_OF_DIAMONDS:
+        jd, jh = Card.parse("JD"), Card.parse("JH")
+        if jd not in held:
+            calls.add("call JD")
+        elif rules.jd_picker_holds is JdPickerHolds.CALL_JACK_OF_HEARTS and jh not in held:
+            calls.add("call JH")
+        return calls | {"alone"} if rules.alone or not calls else calls
+    aces = {s: Card(Rank.ACE, s) for s in FAIL_SUITS}
+    has = {s: any(c.suit is s and not c.is_trump for c in hand) for s in FAIL_SUITS}
+    calls = {f"call {aces[s]}" for s in FAIL_SUITS if has[s] and aces[s] not in held}
+    all_aces = all(a in held for a in aces.values())
+    if not calls and all_aces and rules.call_ten:
+        calls = {
+            f"call T{s.value}"
+            for s in FAIL_SUITS
+            if Card(Rank.TEN, s) not in held and aces[s] in hand
+        }
+    elif not calls and not all_aces and rules.call_unknown:
+        calls = {
+            f"call {aces[s]} unknown {c}"
+            for s in FAIL_SUITS
+            if not has[s] and aces[s] not in held
+            for c in hand
+        }
+    return calls | {"alone"} if rules.alone or not calls else calls
+
+
+def check_against_reference(game: Game) -> None:
+    if game.phase is Phase.PLAYING:
+        assert set(game.legal_cards()) == ref_legal_cards(game)
+    if game.phase is Phase.CALLING:
+        assert {str(a) for a in game.legal_actions()} == ref_calls(game)
+    for trick in game.tricks:
+        assert trick.winner == ref_winner(game, trick.leader, trick.cards)
+
+
 def check_result(game: Game) -> None:
     result = game.result()
     assert result is not None and sum(result.scores) == 0
@@ -197,6 +320,7 @@ def play_hand(rules: Rules, data: st.DataObject) -> Game:
         check_cards(game)
         check_views(game)
         check_actions(game, data.draw)
+        check_against_reference(game)
         legal = game.legal_actions()
         if passing and Pass() in legal:
             action: Action = Pass()
