@@ -289,9 +289,54 @@ def check_against_reference(game: Game) -> None:
         assert trick.winner == ref_winner(game, trick.leader, trick.cards)
 
 
+def ref_scores(game: Game) -> tuple[int, ...]:
+    """The score table of rules.md, read again."""
+    n, rules = game.players, game.rules
+    if game.picker is None and not game.tricks:
+        return (0,) * n
+    if game.picker is None:
+        points, took = [0] * n, [0] * n
+        for trick in game.tricks:
+            points[trick.winner] += trick.points
+            took[trick.winner] += 1
+        if rules.leaster_blind is LeasterBlind.LAST_TRICK:
+            points[game.tricks[-1].winner] += card_points(game.blind)
+        elif rules.leaster_blind is LeasterBlind.NAMED_TRICK:
+            assert game.named_trick is not None
+            points[game.tricks[game.named_trick - 1].winner] += card_points(game.blind)
+        able = [s for s in range(n) if took[s] or not rules.leaster_needs_trick]
+        winners = {s for s in able if points[s] == min(points[a] for a in able)}
+        if len(winners) == n:
+            return (0,) * n
+        m = game.multiplier
+        return tuple(
+            m * (n - len(winners)) if s in winners else -m * len(winners) for s in range(n)
+        )
+    side = game.partners | {game.picker}
+    won = [t for t in game.tricks if t.winner in side]
+    points = sum(t.points for t in won) + card_points(game.bury)
+    if len(won) == rules.tricks:
+        win, m = True, 3
+    elif not won:
+        win, m = False, 3
+    else:
+        win = points >= 61
+        m = 2 if points >= 91 or points <= 30 else 1
+    m *= game.multiplier * 2 ** len(game.cracks)
+    forced = rules.nobody_picks.value == "forced-pick" and game.picker == game.dealer
+    if not win and rules.double_on_the_bump and not (forced and not rules.forced_pick_bump):
+        m *= 2
+    sign = 1 if win else -1
+    scores = [sign * m if s in game.partners else -sign * m for s in range(n)]
+    scores[game.picker] = 0
+    scores[game.picker] = -sum(scores)
+    return tuple(scores)
+
+
 def check_result(game: Game) -> None:
     result = game.result()
     assert result is not None and sum(result.scores) == 0
+    assert result.scores == ref_scores(game)
     if result.points is None:
         assert result.result.value == "doubler" and result.tricks == ()
         assert all(s == 0 for s in result.scores)
