@@ -254,6 +254,13 @@ def test_a_buried_ace_counts_as_held_but_its_ten_cannot_be_called() -> None:
     )
 
 
+def test_a_ten_the_picker_holds_cannot_be_called() -> None:
+    deal = TEN_DEAL.replace("JC 7C", "JC TC").replace("9H TC KC", "9H 7C KC")
+    game = picked(deal, None, "3 bury 9D 8D")
+    assert legal(game) == ["alone", "call TH", "call TS"]
+    assert reason(game, "3 call TC") == "the picker holds TC and cannot call it"
+
+
 def test_no_ten_call_when_the_option_is_off() -> None:
     game = picked(TEN_DEAL, Rules(call_ten=False), "3 bury 9D 8D")
     assert legal(game) == ["alone"]
