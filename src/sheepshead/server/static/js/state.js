@@ -108,8 +108,10 @@ export const store = {
   overlay: null,
   /** The action to send again after a lost connection: {kind, action}. */
   pending: null,
-  /** Points of the tricks taken this hand, by trick, when the server sends no total. */
-  trickPoints: {},
+  /** The card that has (or last had) the hand's one tab stop. */
+  focusCard: null,
+  /** The connection was lost: `pending` can be sent again. */
+  offline: false,
   settings: loadSettings(),
 };
 
