@@ -62,6 +62,7 @@ def test_golden_record_checked_as_a_process(name: str) -> None:
     assert done.stderr == ""
     assert done.stdout.endswith("\n") and done.stdout.count("\n") == 1, "one JSON object, one line"
     assert json.loads(done.stdout) == want
+    assert done.stdout == json.dumps(want) + "\n"  # byte for byte, keys in the documented order
     assert done.returncode == (0 if want["ok"] else 1)
 
 
