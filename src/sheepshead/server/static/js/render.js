@@ -426,6 +426,8 @@ function renderMe(table, sc) {
   const parts = [el("span", { class: "seat-name" }, "You")];
   parts.push(...seatBadges(table, sc, table.seat));
   if (table.view.partner && !table.hand_over) parts.push(el("span", { class: "small" }, "(only you know)"));
+  const mine = sc.said[table.seat];
+  if (mine) parts.push(el("span", { class: "small" }, typeof mine === "string" ? mine : mine.words));
   me.replaceChildren(...parts);
   me.classList.toggle("acting", sc.acting === table.seat && !table.hand_over);
 }
