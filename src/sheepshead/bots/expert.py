@@ -42,6 +42,8 @@ WORLDS = 40
 #: ``MIN_WORLDS``.
 BUDGET = 6000
 MIN_WORLDS = 12
+#: How much lower than the standard level's the expert's picking thresholds are.
+PICK_MARGIN = 0.0
 #: Game points per card point, when card points break near-ties.
 POINT_WEIGHT = 0.001
 
@@ -51,10 +53,15 @@ class ExpertBot:
 
     level = "expert"
 
-    def __init__(self, worlds: int = WORLDS, budget: int = BUDGET) -> None:
+    def __init__(
+        self, worlds: int = WORLDS, budget: int = BUDGET, pick_margin: float = PICK_MARGIN
+    ) -> None:
         self.worlds = worlds
         self.budget = budget
-        self.standard = RuleBot("standard")
+        standard = RuleBot("standard")
+        # A stronger card player can afford to pick a little thinner.
+        pick = tuple(p - pick_margin for p in standard.style.pick)
+        self.standard = standard.variant(pick=pick) if pick_margin else standard
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
         legal = view.legal

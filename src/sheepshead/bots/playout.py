@@ -272,6 +272,16 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
             return _cheapest_winner(secure)
         return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
     # An opponent, or a seat this one cannot place, is winning.
+    if on_side and wins:
+        # The picker's side takes a trick worth 5 with the cheapest card that probably
+        # holds, and spends a boss trump on a poorer one only if it is its lowest trump.
+        if points >= 5:
+            return _likely_winner(sim, me, out, wins, points)
+        trumps = legal & TRUMPS
+        cheap = secure & (FAIL | (low(trumps) if trumps else 0))
+        if cheap:
+            return _cheapest_winner(cheap)
+        return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
     if secure:
         choice = _cheapest_winner(secure)
         # A boss trump is spent on a trick only when the trick is worth it.
@@ -280,14 +290,14 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
             return choice
         if choice == low(trumps):
             return choice
-    if wins and (points >= 10 or (on_side and points >= 5)):
-        return _likely_winner(sim, out, wins)
+    if wins and points >= 10:
+        return _defender_winner(sim, out, wins)
     if loses:
         return _lowest(sim, me, loses)
     return _cheapest_winner(wins)
 
 
-def _likely_winner(sim: SimHand, out: int, wins: int) -> int:
+def _defender_winner(sim: SimHand, out: int, wins: int) -> int:
     """The top card of a fail suit on its first round, else the cheapest trump with
     at most one card out above it, else the strongest."""
     led = sim.led
@@ -307,6 +317,49 @@ def _likely_winner(sim: SimHand, out: int, wins: int) -> int:
             return card
         t ^= card
     return high(trumps)
+
+
+def _likely_winner(sim: SimHand, me: int, out: int, wins: int, points: int) -> int:
+    """The cheapest card that probably holds: the top of a fail suit on its first
+    round; else the cheapest with at most one card above it that a later seat may
+    hold (none for a trick of 15 or more), two more on a suit's first round."""
+    led = sim.led
+    first_round = led != 3 and not sim.suits_led & SUIT_MASK[led]
+    fails = wins & FAIL
+    if fails and first_round:
+        return high(fails)
+    allowed = (1 if points < 15 else 0) + (2 if first_round else 0)
+    holdable = _later_holdable(sim, me, out, led)
+    w = wins
+    while w:
+        card = w & -w
+        b = card.bit_length() - 1
+        beaters = ABOVE[b] if b >= 18 else (ABOVE[b] & SUIT_MASK[led]) | TRUMPS
+        if (beaters & holdable).bit_count() <= allowed:
+            return card
+        w ^= card
+    return high(wins)
+
+
+def _later_holdable(sim: SimHand, me: int, out: int, led: int) -> int:
+    """The cards this seat cannot place that a seat still to play may hold and play
+    (``knowledge.later_beaters``)."""
+    n = sim.n
+    called = sim.called
+    holder = me if sim.hands[me] & called else sim.called_by
+    first_called = led == sim.cs and sim.called_led == sim.trick_no
+    mask = 0
+    for i in range(len(sim.trick) + 1, n):
+        seat = (sim.leader + i) % n
+        m = out & ~sim.voids[seat]
+        if called and ((holder >= 0 and holder != seat) or seat == sim.picker):
+            m &= ~called
+        if sim.ten_call and seat != sim.picker:
+            m &= ~FAIL_ACES
+        if first_called and (seat == sim.picker or seat == holder):
+            m &= ~TRUMPS  # the hold card or the called card must be played
+        mask |= m
+    return mask
 
 
 # Leasters -----------------------------------------------------------------------
