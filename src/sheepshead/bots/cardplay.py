@@ -113,7 +113,7 @@ def _picker_side_lead(k: Knowledge, trumps: list[Card], fails: list[Card], style
     out = k.trumps_unseen()
     if trumps and (out or not fails):
         top = trumps[0]
-        if not style.counts:
+        if not style.counts or "lead_top" in style.flags:
             return top
         if k.is_boss(top) or len(trumps) >= 3:
             return top  # QC first when strong: draw the defenders' trumps
@@ -153,7 +153,7 @@ def _defender_lead(k: Knowledge, trumps: list[Card], fails: list[Card], style: S
         for c in fails
         if c.rank is Rank.ACE and c.fail_suit not in k.suits_led and c.fail_suit not in picker_voids
     ]
-    if aces and style.counts:
+    if aces and style.counts and "no_cash" not in style.flags:
         return min(aces, key=lambda c: _suit_len(k, c))
     # A low card of the longest suit, keeping the tens and kings back.
     return min(fails, key=lambda c: (c.points >= 10, -_suit_len(k, c), c.points, c.power))
@@ -180,7 +180,7 @@ def _follow(k: Knowledge, legal: list[Card], style: Style) -> Card:
     winner = k.winner
     side = 0 if winner is None else k.side_of(winner)
     points = k.trick_points
-    if style.counts:
+    if style.counts and "naive_follow" not in style.flags:
         sure = winner is not None and k.winner_is_sure()
         secure = [c for c in winners if k.sure_to_win(c)]
     else:
@@ -200,18 +200,30 @@ def _follow(k: Knowledge, legal: list[Card], style: Style) -> Card:
         return _lowest(losers, k) if losers else _cheapest_winner(winners)
 
     # An opponent, or a seat this one cannot place, is winning.
+    if k.on_picker_side and winners:
+        # The picker's side takes a trick worth 5 with the cheapest card that probably
+        # holds, and spends a boss trump on a poorer one only if it is its lowest trump.
+        if points >= 5:
+            return _likely_winner(k, winners, points)
+        lowest_trump = min((c.power for c in legal if c.is_trump), default=0)
+        cheap = [c for c in secure if not c.is_trump or c.power == lowest_trump]
+        if cheap:
+            return _cheapest_winner(cheap)
+        return _lowest(losers, k) if losers else _cheapest_winner(winners)
     if secure:
         choice = _cheapest_winner(secure)
-        if points + choice.points > 0 or choice.power < 111 or k.on_picker_side:
+        # A boss trump is spent on a trick only when the trick is worth it.
+        lowest_trump = min((c.power for c in legal if c.is_trump), default=0)
+        if points + choice.points >= 5 or not choice.is_trump or choice.power == lowest_trump:
             return choice
-    if winners and (points >= 10 or (k.on_picker_side and points >= 5)):
-        return _likely_winner(k, winners)
+    if winners and points >= 10:
+        return _defender_winner(k, winners)
     if losers:
         return _lowest(losers, k)
     return _cheapest_winner(winners)
 
 
-def _likely_winner(k: Knowledge, winners: list[Card]) -> Card:
+def _defender_winner(k: Knowledge, winners: list[Card]) -> Card:
     """A card that probably holds: the top card of a fail suit on its first round,
     else the cheapest trump with at most one card out above it, else the strongest."""
     led = k.led
@@ -222,12 +234,32 @@ def _likely_winner(k: Knowledge, winners: list[Card]) -> Card:
     trumps = sorted((c for c in winners if c.is_trump), key=lambda c: c.power)
     if not trumps:
         return max(winners, key=lambda c: c.power)
+    if first_round:
+        return trumps[0]  # others must follow the first round: a low trump usually holds
     for card in trumps:
         if _beaters(k, card) <= 1:
             return card
-    if first_round:
-        return trumps[0]  # others must follow the first round: a low trump usually holds
     return trumps[-1]
+
+
+def _likely_winner(k: Knowledge, winners: list[Card], points: int) -> Card:
+    """The cheapest card that probably holds: the top of a fail suit on its first
+    round; else the cheapest with at most one card above it that a later seat may
+    hold (none for a trick of 15 or more), allowing two more on a suit's first round,
+    when the later seats probably still follow."""
+    led = k.led
+    first_round = led is not None and led not in {_led_of(t, k) for t in k.view.tricks if t.cards}
+    fail = [c for c in winners if not c.is_trump]
+    if fail and first_round:
+        return max(fail, key=lambda c: c.power)
+    ranked = sorted(winners, key=lambda c: (c.is_trump, c.power))
+    allowed = 1 if points < 15 else 0
+    if first_round:
+        allowed += 2
+    for card in ranked:
+        if k.later_beaters(card) <= allowed:
+            return card
+    return ranked[-1]
 
 
 def _led_of(trick: SeenTrick, k: Knowledge) -> SuitKey:

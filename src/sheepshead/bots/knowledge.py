@@ -135,6 +135,25 @@ class Knowledge:
     def called_led_before_this_trick(self) -> bool:
         return any(_led_suit(t, self) is self.called_suit for t in self.view.tricks)
 
+    def later_beaters(self, card: Card) -> int:
+        """How many cards this seat cannot place could beat ``card`` (played now) in the
+        hand of a seat still to play."""
+        led = self.led if self.plays else card.fail_suit
+        return sum(
+            1
+            for c in self.unseen
+            if beats(c, card, led) and any(self._could_play(s, c, led) for s in self.later)
+        )
+
+    def _could_play(self, seat: int, card: Card, led: SuitKey) -> bool:
+        if not self.could_hold(seat, card):
+            return False
+        if card.is_trump and led is not None:
+            first_called = led is self.called_suit and not self.called_led_before_this_trick
+            if first_called and (seat == self.picker or seat == self.called_holder):
+                return False  # the hold card or the called card must be played
+        return True
+
     def sure_to_win(self, card: Card) -> bool:
         """Whether ``card``, played now, takes the trick whatever the later seats hold."""
         best, led = self.best, self.led

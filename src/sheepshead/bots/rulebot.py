@@ -19,9 +19,9 @@ from sheepshead.actions import ALONE, CRACK, NOCRACK, PASS, PICK, Action, Bury, 
 from sheepshead.bots.cardplay import choose_card
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
-from sheepshead.cards import FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
+from sheepshead.cards import FAIL_SUITS, Card, Rank, ace_of, ten_of
 from sheepshead.game import Phase
-from sheepshead.rules import JdPickerHolds, PartnerRule
+from sheepshead.rules import PartnerRule
 from sheepshead.view import SeatView
 
 __all__ = ["STYLES", "RuleBot", "Style", "hand_strength"]
@@ -45,6 +45,11 @@ class Style:
     counts: bool
     #: Chance of a random (but never absurd) card instead of the rule's choice.
     play_noise: float
+    #: How much less strength an alone needs when the only call is an unknown.
+    #: (fail unknown, trump unknown).
+    unknown_alone: tuple[float, float] = (1.0, 1.0)
+    #: Named variations of the rules, for tuning experiments in the arena.
+    flags: frozenset[str] = frozenset()
 
 
 STYLES: dict[str, Style] = {
@@ -59,12 +64,12 @@ STYLES: dict[str, Style] = {
     ),
     "beginner": Style(
         level="beginner",
-        pick=(6.0, 6.0, 6.0, 6.0, 6.0),
-        pick_noise=1.6,
+        pick=(5.5, 5.5, 5.5, 5.5, 5.5),
+        pick_noise=2.0,
         alone=12.5,
         crack=8.0,
         counts=False,
-        play_noise=0.15,
+        play_noise=0.2,
     ),
 }
 
@@ -179,61 +184,50 @@ class RuleBot:
     # Bury --------------------------------------------------------------------
 
     def _bury(self, view: SeatView, rng: Rng) -> Action:
+        # Bury points: in arena tuning, the two (or four) richest fail cards beat every
+        # weighting of voids, kept aces and call quality we tried (docs/bots.md).
+        # Among burials worth the same, the one that makes more voids; the beginner
+        # breaks ties at random.
         cards = list(view.cards)
         size = view.rules.blind_size
         fails = [c for c in cards if not c.is_trump]
         trumps = sorted((c for c in cards if c.is_trump), key=lambda c: c.power)
         # Trump only when forced, and then the weakest.
         forced = trumps[: max(0, size - len(fails))]
-        need = size - len(forced)
         best: tuple[float, tuple[Card, ...]] | None = None
-        for combo in combinations(fails, need):
+        for combo in combinations(fails, size - len(forced)):
             buried = (*forced, *combo)
-            kept = [c for c in cards if c not in buried]
-            score = self._bury_value(view, kept, buried)
+            score = float(sum(c.points for c in buried))
             if self.style.level == "beginner":
-                score = sum(c.points for c in buried) + rng.random()
+                score += rng.random()
+            else:
+                kept = [c for c in fails if c not in combo]
+                score += 0.01 * sum(
+                    1 for s in FAIL_SUITS if all(c.fail_suit is not s for c in kept)
+                )
             if best is None or score > best[0]:
                 best = (score, buried)
         assert best is not None
         return Bury(best[1])
-
-    def _bury_value(self, view: SeatView, kept: list[Card], buried: tuple[Card, ...]) -> float:
-        score = float(sum(c.points for c in buried))
-        score -= sum(8.0 + c.power - 100 for c in buried if c.is_trump)
-        trumps = sum(1 for c in kept if c.is_trump)
-        call_value, call_suit = _best_call(view, kept, buried)
-        for suit in FAIL_SUITS:
-            held = [c for c in kept if c.fail_suit is suit]
-            if not held:
-                score += 6.0 if trumps >= 2 else 2.0
-                continue
-            has_ace = ace_of(suit) in held
-            for c in held:
-                if c.rank is Rank.ACE:
-                    score += 4.0 if len(held) <= 2 else 2.0
-                elif suit is call_suit:
-                    score += 0.0  # the partner's ace covers the hold card
-                elif c.rank is Rank.TEN:
-                    score -= 3.0 if has_ace else 7.0
-                elif c.rank is Rank.KING:
-                    score -= 3.0
-                else:
-                    score -= 1.5
-        return score + call_value
 
     # Call --------------------------------------------------------------------
 
     def _call(self, view: SeatView) -> Action:
         legal = view.legal
         kept = list(view.cards)
-        strength = hand_strength(kept) + 0.05 * sum(c.points for c in view.bury or ())
-        if ALONE in legal and strength >= self.style.alone * view.rules.cards_per_seat / 6:
-            return ALONE
         calls = [a for a in legal if isinstance(a, Call)]
         if not calls:
             return ALONE
-        return max(calls, key=lambda a: _call_value(kept, a))
+        best = max(calls, key=lambda a: _call_value(kept, a))
+        strength = hand_strength(kept) + 0.05 * sum(c.points for c in view.bury or ())
+        threshold = self.style.alone * view.rules.cards_per_seat / 6
+        if best.unknown is not None:
+            # An unknown call gives away a card and finds the partner late; with no
+            # fail card to spare, it gives away a trump.
+            threshold -= self.style.unknown_alone[best.unknown.is_trump]
+        if ALONE in legal and strength >= threshold:
+            return ALONE
+        return best
 
     # Crack ------------------------------------------------------------------
 
@@ -279,34 +273,3 @@ def _call_value(kept: list[Card], action: Call) -> float:
     else:
         value -= 6.0  # never a long suit: the ace gets trumped
     return value
-
-
-def _best_call(
-    view: SeatView, kept: list[Card], buried: tuple[Card, ...]
-) -> tuple[float, Suit | None]:
-    """The value of the best call this bury leaves, mirroring the call rules."""
-    rules = view.rules
-    if rules.partner is not PartnerRule.CALLED_ACE:
-        if rules.partner is PartnerRule.JACK_OF_DIAMONDS:
-            texts = {c.text for c in (*kept, *buried)}
-            if "JD" in texts and (rules.jd_picker_holds is JdPickerHolds.ALONE or "JH" in texts):
-                return -2.0, None
-        return 0.0, None
-    all_cards = (*kept, *buried)
-    aces_held = [ace_of(s) in all_cards for s in FAIL_SUITS]
-    options: list[tuple[float, Suit | None]] = []
-    for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
-        if not held and any(c.fail_suit is suit for c in kept):
-            options.append((_call_value(kept, Call(ace_of(suit))), suit))
-    if not options and all(aces_held) and rules.call_ten:
-        for suit in FAIL_SUITS:
-            if ten_of(suit) not in all_cards and ace_of(suit) in kept:
-                options.append((_call_value(kept, Call(ten_of(suit))), suit))
-    elif not options and rules.call_unknown:
-        for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
-            if not held and not any(c.fail_suit is suit for c in kept):
-                cheapest = min(kept, key=lambda c: (c.points, c.is_trump, c.power))
-                options.append((_call_value(kept, Call(ace_of(suit), cheapest)), suit))
-    if not options:
-        return -12.0, None  # alone by force
-    return max(options, key=lambda o: o[0])
