@@ -200,6 +200,21 @@ def test_every_section_is_a_fragment_with_its_anchor(client: TestClient) -> None
         assert f'href="/guide/{slug}#{anchor}"' in html or f'href="/guide#{anchor}"' in html
 
 
+def test_a_rule_links_only_to_rules_that_open_in_place_too(client: TestClient) -> None:
+    # In the table's dialog, a link to another section or glossary entry opens that one
+    # in place (guide.js), so each must be a fragment of its own.
+    anchors = set(sections()) | {a for a, _ in GLOSSARY}
+    linked = set()
+    for anchor in anchors:
+        for link in Parsed(fragment(client, anchor)).links:
+            path, _, target = link.partition("#")
+            if path.startswith("/guide/") and target:
+                linked.add(target)
+    assert linked and linked <= anchors, linked - anchors
+    for anchor in linked:
+        fragment(client, anchor)
+
+
 # The table's words for the game, and the glossary entry each needs.
 TABLE_VOCABULARY = {
     r"\bpick(er|s|ed)?\b": "picker",
@@ -365,7 +380,7 @@ QUESTIONS = [
 def test_the_questions_are_answered_in_two_or_three_sentences(client: TestClient, url: str) -> None:
     html = get(client, url)
     answers = re.findall(
-        r"<summary><h3>(.*?)</h3></summary>\s*<p>(.*?)<a href=\"(/[^\"]*)\"", html, re.S
+        r"<summary><h[23]>(.*?)</h[23]></summary>\s*<p>(.*?)<a href=\"(/[^\"]*)\"", html, re.S
     )
     assert [q for q, _, _ in answers] == QUESTIONS
     for question, answer, link in answers:

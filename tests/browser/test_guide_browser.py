@@ -126,6 +126,14 @@ def open_and_close_rule(page: Page, link_name: str, anchor: str) -> None:
     expect(dialog).to_be_visible()
     expect(dialog.locator(f"section#{anchor} h2")).to_be_visible()
     assert dialog.get_attribute("aria-labelledby") == f"{anchor}-h"
+    # A link to another rule (or a glossary entry) opens that one in the same dialog.
+    inner = dialog.locator("#rule-body a[data-rule]").first
+    if inner.count():
+        other = inner.get_attribute("data-rule") or ""
+        inner.click()
+        expect(dialog.locator(f"[id='{other}']")).to_be_visible()
+        assert dialog.get_attribute("aria-labelledby") == f"{other}-h"
+        expect(page).to_have_url(re.compile(r"/play$"))
     page.get_by_role("button", name="Back to the game").click()
     expect(dialog).to_be_hidden()
     assert table_state(page) == before

@@ -479,21 +479,26 @@ def guide_index(request: Request) -> HTMLResponse:
 
 @router.get("/guide/fragment/{anchor}", response_class=HTMLResponse)
 def guide_fragment(request: Request, anchor: str) -> HTMLResponse:
-    """One section alone (for the table's rule dialog), or the trick demonstration."""
+    """One section alone (for the table's rule dialog), a glossary entry (a section's
+    anchor wins over a term's of the same name), or the trick demonstration."""
     templates = _templates(request)
     if anchor == "trick-demo":
         template = templates.env.get_template("guide/_demo.html")
         html = template.render(_context(request, PAGE_BY_SLUG["index"]))
     else:
         slug = sections().get(anchor)
+        term = None
         if slug is None:
-            raise HTTPException(status_code=404, detail=f"no guide section {anchor!r}")
+            term = dict(GLOSSARY).get(anchor)
+            if term is None:
+                raise HTTPException(status_code=404, detail=f"no guide section {anchor!r}")
+            slug = "glossary"
         page = PAGE_BY_SLUG[slug]
         template = templates.env.get_template(page.template)
-        block = template.blocks["s_" + anchor.replace("-", "_")]
+        block = template.blocks[("t_" if term else "s_") + anchor.replace("-", "_")]
         body = "".join(block(template.new_context(_context(request, page))))
         html = templates.env.get_template("guide/_fragment.html").render(
-            section=Markup(body), page=page, anchor=anchor
+            section=Markup(body), page=page, anchor=anchor, term=term
         )
     return HTMLResponse(html, headers={"cache-control": CACHE})
 

@@ -266,10 +266,13 @@ function ruleDialog() {
 export async function openRule(anchor, opener = document.activeElement) {
   const dialog = ruleDialog();
   const body = dialog.querySelector("#rule-body");
-  ruleOpener = opener;
+  // From a link inside the dialog, focus stays in it, and goes back on closing to what
+  // opened the dialog in the first place.
+  const within = dialog.open;
+  if (!within) ruleOpener = opener;
   body.replaceChildren();
   body.textContent = "Loading the rule…";
-  if (!dialog.open) dialog.showModal();
+  if (!within) dialog.showModal();
   try {
     const reply = await fetch(`/guide/fragment/${encodeURIComponent(anchor)}`);
     if (!reply.ok) throw new Error(String(reply.status));
@@ -280,9 +283,24 @@ export async function openRule(anchor, opener = document.activeElement) {
   }
   drawCards(body);
   startDemos(body);
+  // A rule's links to other rules and glossary entries open here too; the rest (the
+  // whole guide, a hand record) in a new tab, so the game stays open in this one.
+  for (const link of body.querySelectorAll("a[href]")) {
+    const to = new URL(link.href, location.href);
+    const inPlace = to.pathname.startsWith("/guide/") && to.hash.length > 1 && !link.closest(".guide-more");
+    if (inPlace) link.dataset.rule = to.hash.slice(1);
+    else {
+      link.target = "_blank";
+      link.rel = "noopener";
+    }
+  }
   const heading = body.querySelector("h2");
   if (heading && heading.id) dialog.setAttribute("aria-labelledby", heading.id);
   dialog.dataset.rule = anchor;
+  if (within && heading) {
+    heading.tabIndex = -1;
+    heading.focus();
+  }
 }
 
 /** Open rule links (`a[data-rule]`) in place instead of leaving the page. */
