@@ -166,3 +166,19 @@ def test_rewiring_a_world_equals_replaying_it(preset: str, rnd: random.Random) -
         replayed = sim_of(view, world)
         for name in SimHand.__slots__:
             assert getattr(rewired, name) == getattr(replayed, name), name
+
+
+@pytest.mark.parametrize("preset", ["standard", "four-handed-called-ace", "jack-of-diamonds"])
+@settings(max_examples=8, deadline=None)
+@given(rnd=st.randoms(use_true_random=False))
+def test_searched_bury_and_call_are_legal(preset: str, rnd: random.Random) -> None:
+    game = deal(random_rules(preset, rnd), rnd)
+    bot = ExpertBot(search_bury=True, search_call=True)
+    while game.phase in (Phase.PICKING, Phase.BURYING, Phase.CALLING):
+        assert game.turn is not None
+        view = game.view(game.turn)
+        seed = rnd.randrange(1 << 30)
+        action = bot.choose(view, Rng.from_int(seed))
+        assert action in view.legal
+        assert bot.choose(view, Rng.from_int(seed)) == action
+        game = game.apply(action if view.phase is not Phase.PICKING else rnd.choice(view.legal))
