@@ -62,10 +62,11 @@ def test_the_expert_is_a_level() -> None:
 
 
 def test_a_defender_leads_the_called_suit() -> None:
-    # Seat 0, a defender on lead, holds a heart, the called suit: leading it makes the
-    # partner play the ace under the picker and the picker its hold card.
+    # Seat 0, a defender on lead, holds a low heart, the called suit, a trump and no
+    # long side suit: leading the heart makes the partner play the ace under the
+    # picker, and the picker its hold card.
     dealt = list(DEAL)
-    dealt[0], dealt[1] = DEAL[1], DEAL[0]
+    dealt[0], dealt[1] = "7H QS AC TC 9S 8S", "QC JD 7C KS 9C 8C"
     game = hand(CALL, dealt)
     assert game.turn == 0 and game.picker == 2
     assert expert_play(game) == "7H"

@@ -53,8 +53,6 @@ MIN_WORLDS = 12
 BURY_OPTIONS = 4
 BURY_WORLDS = 30
 CALL_WORLDS = 40
-#: How much lower than the standard level's the expert's picking thresholds are.
-PICK_MARGIN = 0.0
 #: Game points per card point, when card points break near-ties.
 POINT_WEIGHT = 0.001
 
@@ -68,7 +66,6 @@ class ExpertBot:
         self,
         worlds: int = WORLDS,
         budget: int = BUDGET,
-        pick_margin: float = PICK_MARGIN,
         search_bury: bool = False,
         search_call: bool = False,
     ) -> None:
@@ -76,10 +73,7 @@ class ExpertBot:
         self.budget = budget
         self.search_bury = search_bury
         self.search_call = search_call
-        standard = RuleBot("standard")
-        # A stronger card player can afford to pick a little thinner.
-        pick = tuple(p - pick_margin for p in standard.style.pick)
-        self.standard = standard.variant(pick=pick) if pick_margin else standard
+        self.standard = RuleBot("standard")
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
         legal = view.legal
@@ -194,9 +188,19 @@ def candidates(view: SeatView, k: Knowledge) -> list[Card]:
             and not k.called_led
             and not view.alone
         ):
-            # Defenders lead the called suit, through the picker to the partner's ace.
+            # Defenders lead the called suit, through the picker to the partner's ace;
+            # as the standard bot does, not from a ten or king, and not with no trump,
+            # late in the hand, or with a three-card side suit to lead instead.
             suit = [c for c in keep if c.fail_suit is k.called_suit]
-            if suit:
+            sides = {c.fail_suit for c in legal if not c.is_trump} - {k.called_suit}
+            long_side = any(sum(c.fail_suit is s for c in view.cards) >= 3 for s in sides)
+            if (
+                suit
+                and min(c.points for c in suit) == 0
+                and any(c.is_trump for c in legal)
+                and k.trick_number <= 2
+                and not long_side
+            ):
                 keep = suit
     return keep or legal
 

@@ -207,12 +207,18 @@ def _defender_lead(sim: SimHand, me: int, legal: int) -> int:
         return low(legal)
     cs = sim.cs
     if cs >= 0 and not sim.ten_call and sim.called_led < 0 and sim.partners:
-        # Lead the called suit through the picker: the partner must play the ace.
+        # Lead the called suit through the picker: the partner must play the ace. Not
+        # with a ten or king, nor with no trump, late, or with a long side suit.
         mine = fails & SUIT_MASK[cs]
-        if mine:
-            first = low(mine)
-            if POINTS_AT[first.bit_length() - 1] < 10 or mine == fails:
-                return first
+        if mine and not POINTS_AT[low(mine).bit_length() - 1] and legal & TRUMPS:
+            hand = sim.hands[me]
+            long_side = any(
+                fails & SUIT_MASK[k] and (hand & SUIT_MASK[k]).bit_count() >= 3
+                for k in _FAIL_SUITS
+                if k != cs
+            )
+            if sim.trick_no <= 2 and not long_side:
+                return low(mine)
     picker_voids = sim.voids[sim.picker]
     aces = fails & FAIL_ACES & ~sim.suits_led & ~picker_voids
     if aces:
