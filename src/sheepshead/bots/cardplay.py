@@ -113,7 +113,7 @@ def _picker_side_lead(k: Knowledge, trumps: list[Card], fails: list[Card], style
     out = k.trumps_unseen()
     if trumps and (out or not fails):
         top = trumps[0]
-        if not style.counts or "lead_top" in style.flags:
+        if not style.counts:
             return top
         if k.is_boss(top) or len(trumps) >= 3:
             return top  # QC first when strong: draw the defenders' trumps
@@ -143,9 +143,14 @@ def _defender_lead(k: Knowledge, trumps: list[Card], fails: list[Card], style: S
         and not k.called_led
         and not k.view.alone
     ):
-        # Lead the called suit through the picker: the partner must play the ace.
+        # Lead the called suit through the picker: the partner must play the ace, and a
+        # defender void in the suit may trump it. Not with a ten or king (they would
+        # feed the ace), and, as sheepsheadai measured, not when this seat has no
+        # trump, late in the hand, or with a three-card side suit to lead instead.
         mine = sorted((c for c in fails if c.fail_suit is suit), key=lambda c: c.power)
-        if mine and (mine[0].points < 10 or len(mine) == len(fails)):
+        others = {c.fail_suit for c in fails} - {suit}
+        long_side = any(sum(1 for c in k.hand if c.fail_suit is s) >= 3 for s in others)
+        if mine and mine[0].points == 0 and trumps and k.trick_number <= 2 and not long_side:
             return mine[0]
     picker_voids = k.voids[picker] if picker is not None else frozenset()
     aces = [
@@ -153,7 +158,7 @@ def _defender_lead(k: Knowledge, trumps: list[Card], fails: list[Card], style: S
         for c in fails
         if c.rank is Rank.ACE and c.fail_suit not in k.suits_led and c.fail_suit not in picker_voids
     ]
-    if aces and style.counts and "no_cash" not in style.flags:
+    if aces and style.counts:
         return min(aces, key=lambda c: _suit_len(k, c))
     # A low card of the longest suit, keeping the tens and kings back.
     return min(fails, key=lambda c: (c.points >= 10, -_suit_len(k, c), c.points, c.power))
@@ -180,7 +185,7 @@ def _follow(k: Knowledge, legal: list[Card], style: Style) -> Card:
     winner = k.winner
     side = 0 if winner is None else k.side_of(winner)
     points = k.trick_points
-    if style.counts and "naive_follow" not in style.flags:
+    if style.counts:
         sure = winner is not None and k.winner_is_sure()
         secure = [c for c in winners if k.sure_to_win(c)]
     else:

@@ -21,7 +21,6 @@ from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.cards import FAIL_SUITS, Card, Rank, ace_of, ten_of
 from sheepshead.game import Phase
-from sheepshead.rules import PartnerRule
 from sheepshead.view import SeatView
 
 __all__ = ["STYLES", "RuleBot", "Style", "hand_strength"]
@@ -32,12 +31,12 @@ class Style:
     """How a level plays. Thresholds are hand-strength scores (``hand_strength``)."""
 
     level: str
-    #: Pick thresholds by position from the dealer's left (the last is the dealer),
-    #: for 5 players; other head counts shift them (``_pick_threshold``).
-    pick: tuple[float, ...]
+    #: Pick thresholds by table ("players/partner rule"), one per position from the
+    #: dealer's left, the dealer last.
+    pick: tuple[tuple[str, tuple[float, ...]], ...]
     #: Uniform noise added to the threshold, +/- this much.
     pick_noise: float
-    #: Go alone at or above this strength (after the bury).
+    #: Go alone at or above this strength (after the bury), for six cards a seat.
     alone: float
     #: Crack with at least this defensive strength.
     crack: float
@@ -45,17 +44,41 @@ class Style:
     counts: bool
     #: Chance of a random (but never absurd) card instead of the rule's choice.
     play_noise: float
-    #: How much less strength an alone needs when the only call is an unknown.
-    #: (fail unknown, trump unknown).
+    #: How much less strength an alone needs when the only call is an unknown
+    #: (the unknown a fail card, a trump).
     unknown_alone: tuple[float, float] = (1.0, 1.0)
-    #: Named variations of the rules, for tuning experiments in the arena.
-    flags: frozenset[str] = frozenset()
 
+    def pick_table(self, key: str) -> tuple[float, ...]:
+        return dict(self.pick)[key]
+
+
+def _flat(value: float) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    return tuple((key, (value * scale,) * n) for key, n, scale in _TABLES)
+
+
+#: Every table a rule set can make: key, players, how a hand's strength scales.
+_TABLES = (
+    ("3/none", 3, 1.75),
+    ("4/none", 4, 1.3),
+    ("4/called-ace", 4, 1.15),
+    ("5/called-ace", 5, 1.0),
+    ("5/jack-of-diamonds", 5, 1.0),
+    ("6/jack-of-diamonds", 6, 0.85),
+)
 
 STYLES: dict[str, Style] = {
     "standard": Style(
         level="standard",
-        pick=(7.4, 7.8, 7.0, 6.6, 6.3),
+        # Tuned by self-play in the arena on the deal set "tune" (docs/bots.md).
+        # "Never pick thin in the number-two position": the second seat needs most.
+        pick=(
+            ("3/none", (11.1, 11.5, 10.6)),
+            ("4/none", (8.8, 9.2, 8.4, 8.0)),
+            ("4/called-ace", (7.0, 7.4, 6.6, 6.0)),
+            ("5/called-ace", (7.4, 7.8, 7.0, 6.6, 6.3)),
+            ("5/jack-of-diamonds", (8.0, 8.4, 7.6, 7.2, 6.9)),
+            ("6/jack-of-diamonds", (7.5, 7.9, 7.2, 7.0, 6.8, 6.5)),
+        ),
         pick_noise=0.0,
         alone=13.5,
         crack=9.0,
@@ -64,7 +87,7 @@ STYLES: dict[str, Style] = {
     ),
     "beginner": Style(
         level="beginner",
-        pick=(5.5, 5.5, 5.5, 5.5, 5.5),
+        pick=_flat(5.5),
         pick_noise=2.0,
         alone=12.5,
         crack=8.0,
@@ -117,18 +140,7 @@ def hand_strength(cards: tuple[Card, ...] | list[Card]) -> float:
 def _pick_threshold(view: SeatView, style: Style) -> float:
     n = view.players
     position = (view.seat - view.dealer - 1) % n
-    # Positions map onto the 5-handed table: first, second, middle seats, dealer.
-    if position == n - 1:
-        base = style.pick[-1]
-    elif position < 2:
-        base = style.pick[position]
-    else:
-        base = style.pick[2 + min(position - 2, 1)] if n > 4 else style.pick[2]
-    per_card = view.rules.cards_per_seat / 6
-    base *= per_card
-    if view.rules.partner is PartnerRule.NONE:
-        base *= 1.25 if n == 4 else 1.2  # alone against the table
-    return base
+    return style.pick_table(f"{n}/{view.rules.partner.value}")[position]
 
 
 # The bot --------------------------------------------------------------------
@@ -155,22 +167,24 @@ class RuleBot:
             raise ValueError(f"seat {view.seat} has nothing to decide")
         if len(legal) == 1:
             return legal[0]
+        action = self.propose(view, rng)
+        # A safety net for a table in play; the tests check that it is never needed.
+        return action if action in legal else legal[0]
+
+    def propose(self, view: SeatView, rng: Rng) -> Action:
+        """The rules' choice, before the safety net of ``choose``."""
         phase = view.phase
         if phase is Phase.PLAYING:
-            card = choose_card(read_view(view), self.style, rng)
-            action: Action = Play(card)
-        elif phase is Phase.PICKING:
-            action = self._pick(view, rng)
-        elif phase is Phase.BURYING:
-            action = self._bury(view, rng)
-        elif phase is Phase.CALLING:
-            action = self._call(view)
-        elif phase is Phase.CRACKING:
-            action = self._crack(view)
-        else:
-            action = self._name(view)
-        # A safety net: the rules above only choose legal actions.
-        return action if action in legal else legal[0]
+            return Play(choose_card(read_view(view), self.style, rng))
+        if phase is Phase.PICKING:
+            return self._pick(view, rng)
+        if phase is Phase.BURYING:
+            return self._bury(view, rng)
+        if phase is Phase.CALLING:
+            return self._call(view)
+        if phase is Phase.CRACKING:
+            return self._crack(view)
+        return self._name(view)
 
     # Pick --------------------------------------------------------------------
 
