@@ -214,7 +214,9 @@ def _follow(k: Knowledge, legal: list[Card], style: Style) -> Card:
         cheap = [c for c in secure if not c.is_trump or c.power == lowest_trump]
         if cheap:
             return _cheapest_winner(cheap)
-        return _lowest(losers, k) if losers else _cheapest_winner(winners)
+        if losers and (_lowest(losers, k).points < 10 or not winners):
+            return _lowest(losers, k)
+        return _cheapest_winner(winners)
     if secure:
         choice = _cheapest_winner(secure)
         # A boss trump is spent on a trick only when the trick is worth it.
@@ -224,7 +226,11 @@ def _follow(k: Knowledge, legal: list[Card], style: Style) -> Card:
     if winners and points >= 10:
         return _defender_winner(k, winners)
     if losers:
-        return _lowest(losers, k)
+        low = _lowest(losers, k)
+        if low.points >= 10 and winners:
+            # Every loser gives the trick 10 points: rather try to win it.
+            return _cheapest_winner(winners)
+        return low
     return _cheapest_winner(winners)
 
 

@@ -173,6 +173,8 @@ class RuleBot:
 
     def propose(self, view: SeatView, rng: Rng) -> Action:
         """The rules' choice, before the safety net of ``choose``."""
+        if len(view.legal) == 1:
+            return view.legal[0]
         phase = view.phase
         if phase is Phase.PLAYING:
             return Play(choose_card(read_view(view), self.style, rng))
