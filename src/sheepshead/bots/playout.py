@@ -287,7 +287,11 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
         cheap = secure & (FAIL | (low(trumps) if trumps else 0))
         if cheap:
             return _cheapest_winner(cheap)
-        return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
+        if loses:
+            lowest = _lowest(sim, me, loses)
+            if POINTS_AT[lowest.bit_length() - 1] < 10:
+                return lowest
+        return _cheapest_winner(wins)
     if secure:
         choice = _cheapest_winner(secure)
         # A boss trump is spent on a trick only when the trick is worth it.
@@ -299,7 +303,11 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     if wins and points >= 10:
         return _defender_winner(sim, out, wins)
     if loses:
-        return _lowest(sim, me, loses)
+        lowest = _lowest(sim, me, loses)
+        if POINTS_AT[lowest.bit_length() - 1] >= 10 and wins:
+            # Every loser gives the trick 10 points: rather try to win it.
+            return _cheapest_winner(wins)
+        return lowest
     return _cheapest_winner(wins)
 
 
