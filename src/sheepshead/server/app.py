@@ -12,7 +12,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead.server import api, daily, guide, pages
+from sheepshead.server import api, daily, guide, observability, pages
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
@@ -121,4 +121,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    # Last: its routes, its 503 for a lost database, and the outermost middleware.
+    observability.install(app)
     return app

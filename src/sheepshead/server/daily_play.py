@@ -26,6 +26,7 @@ from sqlalchemy.exc import DBAPIError
 from sheepshead import bots, daily
 from sheepshead.actions import IllegalAction
 from sheepshead.server.identity import PlayerDep
+from sheepshead.server.observability import bots_thinking
 from sheepshead.server.settings import Settings
 from sheepshead.store.daily import Attempt, DailyStore, Day
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
@@ -321,7 +322,8 @@ def act(
     svc.playable(row)
     table = svc.table(attempt)
     try:
-        turn = table.act(body.action, body.version)
+        with bots_thinking(svc.level):
+            turn = table.act(body.action, body.version)
     except TableConflict as exc:
         return _conflict(svc, attempt, exc.reason, at)
     except (BadAction, IllegalAction) as exc:
@@ -348,7 +350,8 @@ def next_deal(
         return _conflict(svc, attempt, "that was the day's last deal", at)
     seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
     try:
-        turn = table.next_hand(seed, body.version)
+        with bots_thinking(svc.level):
+            turn = table.next_hand(seed, body.version)
     except TableConflict as exc:
         return _conflict(svc, attempt, exc.reason, at)
     if not _save(svc, attempt, turn):

@@ -22,6 +22,7 @@ from typing import Any
 
 from sheepshead.match import Match
 from sheepshead.rules import Rules
+from sheepshead.server.observability import bots_thinking
 from sheepshead.store import Store, StoredGame, StoredHand
 from sheepshead.table import Table, TableConflict, Turn
 
@@ -158,7 +159,8 @@ class Tables:
         GameConflict, and the table's BadAction or IllegalAction (nothing saved)."""
         table = self.load(game_id, player_id)
         try:
-            turn = table.act(action, version)
+            with bots_thinking(table.level):
+                turn = table.act(action, version)
         except TableConflict as exc:
             raise GameConflict(exc.reason, game_id, table) from None
         self._save(game_id, player_id, table, turn, changed=[table.hand_number])
@@ -167,7 +169,8 @@ class Tables:
     def next_hand(self, game_id: str, player_id: str, version: int) -> Turn:
         table = self.load(game_id, player_id)
         try:
-            turn = table.next_hand(new_seed(), version)
+            with bots_thinking(table.level):
+                turn = table.next_hand(new_seed(), version)
         except TableConflict as exc:
             raise GameConflict(exc.reason, game_id, table) from None
         self._save(game_id, player_id, table, turn, added=[turn.table.hand_number])
