@@ -237,6 +237,11 @@ class _ProgramPlayer:
             shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
 
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+
     def __call__(self, game: Any) -> Any:
         from sheepshead.actions import parse_move
 
@@ -308,6 +313,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         for chunk in chunks:
             outcomes.extend(_arena_chunk(chunk))
             _arena_progress(args, len(outcomes))
+    for player in _ARENA_PLAYERS.values():
+        if isinstance(player, _ProgramPlayer):
+            player.close()
+    _ARENA_PLAYERS.clear()
     label_c = args.candidate_command or args.candidate
     label_b = args.baseline_command or args.baseline
     report = summarize(outcomes, rules, label_c, label_b, args.deal_seed, args.resamples)
