@@ -6,8 +6,9 @@ world with the standard bot's card play as the policy for all seats (``playout.p
 over ``sim.py``), and plays the card with the best weighted mean of its own game
 points, card points of its side breaking near-ties. Before searching, a convention
 filter drops the plays a Wisconsin player calls blunders (the standard bot's
-``absurd``, and a defender's lead away from the called suit), so search never makes
-them; a forced move is played at once.
+``absurd``; a defender's lead away from the called suit; a dearer card than needed
+to take a trick surely won; points given to a trick a known opponent surely takes),
+so search never makes them; a forced move is played at once.
 
 Its amount of search is fixed: ``worlds`` per decision, fewer only where that many
 would pass ``budget`` simulated card plays (early tricks with many candidates). So
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 
 from sheepshead.actions import Action, Bury, Call, Play, parse_move
 from sheepshead.bots.cardplay import absurd
-from sheepshead.bots.knowledge import Knowledge, read_view
+from sheepshead.bots.knowledge import Knowledge, beats, read_view
 from sheepshead.bots.playout import playout
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
@@ -179,6 +180,8 @@ def candidates(view: SeatView, k: Knowledge) -> list[Card]:
     """The legal cards that pass the convention filter (all of them if none would)."""
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     keep = [c for c in legal if not absurd(k, c, legal)]
+    if not k.leading and not k.leaster and k.best is not None:
+        keep = _follow_filter(k, keep)
     if k.leading and not k.on_picker_side and not k.leaster:
         called = k.called
         if (
@@ -277,6 +280,28 @@ def partners_of(view: SeatView, world: World) -> frozenset[int]:
     if view.rules.second_partner:
         return frozenset((holder, (picker - 1) % view.players))
     return frozenset((holder,))
+
+
+def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
+    """Follows any good player agrees on: of the cards sure to take the trick, the
+    cheapest (or an ace or ten, banked), and one of them rather than a loser when the
+    trick is worth 10 and not already one's own side's; on a trick a known opponent
+    surely takes, the loser with the fewest points."""
+    best, led = k.best, k.led
+    assert best is not None
+    sure = [c for c in keep if k.sure_to_win(c)]
+    if len(sure) > 1:
+        cheapest = min(sure, key=lambda c: (c.is_trump, c.power))
+        sure = [c for c in sure if c is cheapest or c.points >= 10]
+        keep = [c for c in keep if c in sure or not k.sure_to_win(c)]
+    ours = k.winner is not None and k.side_of(k.winner) == 1
+    if sure and k.trick_points >= 10 and not ours:
+        return sure
+    losers = [c for c in keep if not beats(c, best, led)]
+    if losers and k.winner is not None and k.side_of(k.winner) == -1 and k.winner_is_sure():
+        fewest = min(c.points for c in losers)
+        keep = [c for c in keep if c not in losers or c.points == fewest]
+    return keep
 
 
 def sim_of(view: SeatView, world: World) -> SimHand:
