@@ -12,7 +12,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead.server import api, daily, guide, observability, pages
+from sheepshead.server import api, daily, guide, i18n, observability, pages
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
@@ -88,6 +88,7 @@ def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
     env.globals["static_prefix"] = f"/static/{static.build}"
     env.globals["static_url"] = static_url
     env.globals["url_for"] = url_for
+    i18n.install(env)
     return Jinja2Templates(env=env)
 
 
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(guide.router)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
+    app.add_middleware(i18n.LocaleMiddleware)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     # Last: its routes, its 503 for a lost database, and the outermost middleware.
