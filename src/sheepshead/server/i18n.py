@@ -182,6 +182,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(current()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """For one English word with two meanings ("Play": the site's tab, or what is played)."""
+    return translations(current()).pgettext(context, message)
+
+
 def _is_script_message(locations: list[tuple[str, int | None]]) -> bool:
     return any(path.endswith(".js") for path, _ in locations)
 
@@ -270,13 +275,15 @@ def _lang_url(context: Mapping[str, Any], lang: str) -> str:
 
 
 def install(env: jinja2.Environment) -> None:
-    """Give templates ``_``/``gettext``/``ngettext`` and ``{% trans %}`` in the request's
+    """Give templates ``_``/``gettext``/``ngettext``/``pgettext`` and ``{% trans %}`` in the request's
     language, ``current_lang()``, ``languages``, ``lang_url(code)``, ``card_name(c)``,
     ``script_messages()``, and the filters ``num``, ``signed``, ``longdate``, ``cards``
     (a list of card names) and ``digits``."""
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext, ngettext, newstyle=True, pgettext=pgettext
+    )
     env.globals["current_lang"] = current
     env.globals["languages"] = LANGUAGES
     env.globals["lang_url"] = _lang_url
