@@ -28,6 +28,7 @@ from sheepshead.cards import FAIL_SUITS, TRUMPS, Card, Rank, Suit, sorted_for_di
 from sheepshead.game import Game
 from sheepshead.record import replay
 from sheepshead.rules import PRESETS, RESULT_MULTIPLIER, Result, Rules, picker_scores
+from sheepshead.server.i18n import N_
 
 router = APIRouter(include_in_schema=False)
 
@@ -57,78 +58,98 @@ class Page:
 PAGES: tuple[Page, ...] = (
     Page(
         "index",
-        "How to play Sheepshead",
-        "How to play Sheepshead: the rules guide",
-        "Learn Sheepshead, Wisconsin's trick-taking card game: the rules in five short parts, "
-        "the cards drawn, a hand played through, a glossary and answers to common questions.",
+        N_("How to play Sheepshead"),
+        N_("How to play Sheepshead: the rules guide"),
+        N_(
+            "Learn Sheepshead, Wisconsin's trick-taking card game: the rules in five short parts, "
+            "the cards drawn, a hand played through, a glossary and answers to common questions."
+        ),
     ),
     Page(
         "standard",
-        "The standard game",
-        "Sheepshead rules: the standard five-handed game",
-        "One hand of five-handed Sheepshead from deal to score: picking the blind, the bury, "
-        "calling an ace for a partner, following suit, and 61 card points to win.",
-        "Part 1",
+        N_("The standard game"),
+        N_("Sheepshead rules: the standard five-handed game"),
+        N_(
+            "One hand of five-handed Sheepshead from deal to score: picking the blind, the bury, "
+            "calling an ace for a partner, following suit, and 61 card points to win."
+        ),
+        N_("Part 1"),
     ),
     Page(
         "cards",
-        "Card ranks and card points",
-        "Sheepshead trump order and card points",
-        "The fourteen Sheepshead trumps from the queen of clubs down to the seven of "
-        "diamonds, the fail suits, and what every card is worth: 120 card points in all.",
-        "Part 2",
+        N_("Card ranks and card points"),
+        N_("Sheepshead trump order and card points"),
+        N_(
+            "The fourteen Sheepshead trumps from the queen of clubs down to the seven of "
+            "diamonds, the fail suits, and what every card is worth: 120 card points in all."
+        ),
+        N_("Part 2"),
     ),
     Page(
         "picking",
-        "Picking, the bury and the partner",
-        "Sheepshead picking, burying and calling a partner",
-        "Who may pick, what to bury, how the picker calls an ace, the hold card, the unknown "
-        "card, the called ten, going alone and the jack of diamonds partner.",
-        "Part 3",
+        N_("Picking, the bury and the partner"),
+        N_("Sheepshead picking, burying and calling a partner"),
+        N_(
+            "Who may pick, what to bury, how the picker calls an ace, the hold card, the unknown "
+            "card, the called ten, going alone and the jack of diamonds partner."
+        ),
+        N_("Part 3"),
     ),
     Page(
         "scoring",
-        "Scoring a hand",
-        "Sheepshead scoring: card points and game points",
-        "How a Sheepshead hand is scored: every result from no-trick to schneider with its "
-        "game points, double on the bump, going alone, cracks and doubled hands.",
-        "Part 4",
+        N_("Scoring a hand"),
+        N_("Sheepshead scoring: card points and game points"),
+        N_(
+            "How a Sheepshead hand is scored: every result from no-trick to schneider with its "
+            "game points, double on the bump, going alone, cracks and doubled hands."
+        ),
+        N_("Part 4"),
     ),
     Page(
         "nobody-picks",
-        "Nobody picks, and other head counts",
-        "Sheepshead when nobody picks: leaster, doubler, forced pick",
-        "What happens when every player passes (leaster, doubler or forced pick), cracking, "
-        "and how Sheepshead is played by three, four and six players.",
-        "Part 5",
+        N_("Nobody picks, and other head counts"),
+        N_("Sheepshead when nobody picks: leaster, doubler, forced pick"),
+        N_(
+            "What happens when every player passes (leaster, doubler or forced pick), cracking, "
+            "and how Sheepshead is played by three, four and six players."
+        ),
+        N_("Part 5"),
     ),
     Page(
         "worked-hand",
-        "A hand played through",
-        "A Sheepshead hand played trick by trick",
-        "A complete hand of Sheepshead, trick by trick with a note on each: the pick, the "
-        "bury, the called ace, the partner revealed, and the score of a plain win.",
+        N_("A hand played through"),
+        N_("A Sheepshead hand played trick by trick"),
+        N_(
+            "A complete hand of Sheepshead, trick by trick with a note on each: the pick, the "
+            "bury, the called ace, the partner revealed, and the score of a plain win."
+        ),
     ),
     Page(
         "glossary",
-        "Glossary",
-        "Sheepshead glossary: picker, blind, bury, schmear, schneider",
-        "The words of Sheepshead explained: picker, partner, blind, bury, hold card, unknown, "
-        "schmear, schneider, leaster, doubler, crack, fail, trump and more.",
+        N_("Glossary"),
+        N_("Sheepshead glossary: picker, blind, bury, schmear, schneider"),
+        N_(
+            "The words of Sheepshead explained: picker, partner, blind, bury, hold card, unknown, "
+            "schmear, schneider, leaster, doubler, crack, fail, trump and more."
+        ),
     ),
     Page(
         "questions",
-        "Questions and answers",
-        "Sheepshead questions and answers",
-        "Short answers to what newcomers ask about Sheepshead: how to play, what is trump, "
-        "how many points win, how many players, what if nobody picks, who is the partner.",
+        N_("Questions and answers"),
+        N_("Sheepshead questions and answers"),
+        N_(
+            "Short answers to what newcomers ask about Sheepshead: how to play, what is trump, "
+            "how many points win, how many players, what if nobody picks, who is the partner."
+        ),
     ),
     Page(
         "history",
-        "Where the game comes from",
-        "Sheepshead history: from Schafkopf to Wisconsin",
-        "Where Sheepshead comes from: the German Schafkopf, the old rule books, Milwaukee's "
-        "official card game since 1983, the name, and the sources this site's rules follow.",
+        N_("Where the game comes from"),
+        N_("Sheepshead history: from Schafkopf to Wisconsin"),
+        N_(
+            "Where Sheepshead comes from: the German Schafkopf, the old rule books, Milwaukee's "
+            "official card game since 1983, the name, and the sources this site's rules follow."
+        ),
     ),
 )
 PAGE_BY_SLUG = {page.slug: page for page in PAGES}
@@ -152,31 +173,31 @@ OPTION_SECTIONS: dict[str, str] = {
 
 #: The glossary, in its order on the page: anchor and term.
 GLOSSARY: tuple[tuple[str, str], ...] = (
-    ("alone", "Alone"),
-    ("blind", "Blind"),
-    ("bury", "Bury"),
-    ("called-ace", "Called ace"),
-    ("card-points", "Card points"),
-    ("crack", "Crack"),
-    ("dealer", "Dealer"),
-    ("defender", "Defender"),
-    ("double-on-the-bump", "Double on the bump"),
-    ("doubler", "Doubler"),
-    ("fail", "Fail"),
-    ("follow-suit", "Follow suit"),
-    ("forced-pick", "Forced pick"),
-    ("game-points", "Game points"),
-    ("hold-card", "Hold card"),
-    ("lead", "Lead"),
-    ("leaster", "Leaster"),
-    ("no-trick", "No-trick (schwarz)"),
-    ("partner", "Partner"),
-    ("picker", "Picker"),
-    ("schmear", "Schmear"),
-    ("schneider", "Schneider"),
-    ("trick", "Trick"),
-    ("trump", "Trump"),
-    ("unknown", "Unknown"),
+    ("alone", N_("Alone")),
+    ("blind", N_("Blind")),
+    ("bury", N_("Bury")),
+    ("called-ace", N_("Called ace")),
+    ("card-points", N_("Card points")),
+    ("crack", N_("Crack")),
+    ("dealer", N_("Dealer")),
+    ("defender", N_("Defender")),
+    ("double-on-the-bump", N_("Double on the bump")),
+    ("doubler", N_("Doubler")),
+    ("fail", N_("Fail")),
+    ("follow-suit", N_("Follow suit")),
+    ("forced-pick", N_("Forced pick")),
+    ("game-points", N_("Game points")),
+    ("hold-card", N_("Hold card")),
+    ("lead", N_("Lead")),
+    ("leaster", N_("Leaster")),
+    ("no-trick", N_("No-trick (schwarz)")),
+    ("partner", N_("Partner")),
+    ("picker", N_("Picker")),
+    ("schmear", N_("Schmear")),
+    ("schneider", N_("Schneider")),
+    ("trick", N_("Trick")),
+    ("trump", N_("Trump")),
+    ("unknown", N_("Unknown")),
 )
 
 #: The players of the guide's examples, seat 0 first (seat 0 deals).
@@ -328,12 +349,12 @@ def fail_suits() -> list[tuple[str, list[CardInfo]]]:
 
 
 RESULT_WORDS: dict[Result, str] = {
-    Result.WIN_NO_TRICK: "every trick (no-trick)",
-    Result.WIN_SCHNEIDER: "91 to 120, not every trick (schneider)",
-    Result.WIN: "61 to 90",
-    Result.LOSS: "31 to 60",
-    Result.LOSS_SCHNEIDER: "0 to 30, at least one trick (schneidered)",
-    Result.LOSS_NO_TRICK: "no trick (no-trick)",
+    Result.WIN_NO_TRICK: N_("every trick (no-trick)"),
+    Result.WIN_SCHNEIDER: N_("91 to 120, not every trick (schneider)"),
+    Result.WIN: N_("61 to 90"),
+    Result.LOSS: N_("31 to 60"),
+    Result.LOSS_SCHNEIDER: N_("0 to 30, at least one trick (schneidered)"),
+    Result.LOSS_NO_TRICK: N_("no trick (no-trick)"),
 }
 
 
@@ -367,14 +388,14 @@ def score_rows() -> list[dict[str, Any]]:
 def head_count_rows() -> list[dict[str, Any]]:
     """A plain win's game points at each table (m = 1)."""
     shapes = (
-        ("3 players: the picker alone against 2", 3, 0),
-        ("4 players, no partner: alone against 3", 4, 0),
-        ("4 players, called ace: 2 against 2", 4, 1),
-        ("5 players, called ace or jack of diamonds: 2 against 3", 5, 1),
-        ("5 players, alone against 4", 5, 0),
-        ("6 players, jack of diamonds: 2 against 4", 6, 1),
-        ("6 players, with a second partner: 3 against 3", 6, 2),
-        ("6 players, alone against 5", 6, 0),
+        (N_("3 players: the picker alone against 2"), 3, 0),
+        (N_("4 players, no partner: alone against 3"), 4, 0),
+        (N_("4 players, called ace: 2 against 2"), 4, 1),
+        (N_("5 players, called ace or jack of diamonds: 2 against 3"), 5, 1),
+        (N_("5 players, alone against 4"), 5, 0),
+        (N_("6 players, jack of diamonds: 2 against 4"), 6, 1),
+        (N_("6 players, with a second partner: 3 against 3"), 6, 2),
+        (N_("6 players, alone against 5"), 6, 0),
     )
     rows = []
     for words, players, partners in shapes:

@@ -277,8 +277,8 @@ def _lang_url(context: Mapping[str, Any], lang: str) -> str:
 def install(env: jinja2.Environment) -> None:
     """Give templates ``_``/``gettext``/``ngettext``/``pgettext`` and ``{% trans %}`` in the request's
     language, ``current_lang()``, ``languages``, ``lang_url(code)``, ``card_name(c)``,
-    ``script_messages()``, and the filters ``num``, ``signed``, ``longdate``, ``cards``
-    (a list of card names) and ``digits``."""
+    ``script_messages()``, and the filters ``num``, ``signed``, ``longdate``, ``cardname``,
+    ``cards`` (card names joined as a list) and ``digits``."""
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -293,4 +293,5 @@ def install(env: jinja2.Environment) -> None:
     env.filters["signed"] = signed
     env.filters["longdate"] = long_date
     env.filters["cards"] = card_list
+    env.filters["cardname"] = card_name
     env.filters["digits"] = lambda text: digits(str(text))
