@@ -10,48 +10,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead.server import api, daily, guide, i18n, observability, pages
+from sheepshead.server import api, daily, guide, i18n, observability, pages, security
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
 from sheepshead.server.tables import Tables
 from sheepshead.store import Store, migrate, open_engine
-
-_SECURITY_HEADERS = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-    (b"x-frame-options", b"DENY"),
-]
-#: For the pages: scripts and styles from this site only, never inline.
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
-#: The OpenAPI browser loads its script from a CDN and runs inline code: no CSP there.
-_NO_CSP = {"/api/v1/docs", "/api/v1/docs/oauth2-redirect"}
-
-
-class SecurityHeaders:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = [*message.get("headers", ()), *_SECURITY_HEADERS]
-                html = any(k == b"content-type" and v.startswith(b"text/html") for k, v in headers)
-                if html and scope["path"] not in _NO_CSP:
-                    headers.append((b"content-security-policy", CSP.encode()))
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 def _readable(exc: RequestValidationError) -> str:
@@ -121,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(i18n.LocaleMiddleware)
-    app.add_middleware(SecurityHeaders)
+    security.install(app, settings, engine)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     # Last: its routes, its 503 for a lost database, and the outermost middleware.
     observability.install(app)

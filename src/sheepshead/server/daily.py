@@ -35,12 +35,18 @@ from sheepshead.server.daily_play import (
 )
 from sheepshead.server.daily_play import router as attempts_router
 from sheepshead.server.identity import COOKIE, PlayerDep, cookie_header
+from sheepshead.server.schemas import Error
 from sheepshead.store.daily import Day, NameTaken
 
 router = APIRouter(tags=["daily"])
 router.include_router(attempts_router)
 
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+def _answers(code: int, description: str) -> dict[int | str, dict[str, Any]]:
+    """An answer besides 200 and validation's 422, for the OpenAPI document."""
+    return {code: {"model": Error, "description": description}}
 
 
 def _day_param(text: str | None, at: datetime) -> date:
@@ -152,7 +158,7 @@ def _spread_json(counts: dict[str, int]) -> dict[str, Any] | None:
     }
 
 
-@router.get(f"{API}/board")
+@router.get(f"{API}/board", responses=_answers(404, "That day has not started yet"))
 def board(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None) -> dict[str, Any]:
     """A day's board: the top 100 and the player's own line. Per-deal results only
     once the player has finished that day (or the day is over)."""
@@ -222,7 +228,7 @@ def board(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None)
     return out
 
 
-@router.get(f"{API}/week")
+@router.get(f"{API}/week", responses=_answers(404, "That day has not started yet"))
 def week(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None) -> dict[str, Any]:
     """The week (Monday to Sunday) of the given day: the sum of each player's day scores."""
     day = _day_param(date_, at)
@@ -304,7 +310,7 @@ def me(player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
     }
 
 
-@router.put(f"{API}/me/name")
+@router.put(f"{API}/me/name", responses=_answers(409, "That name, or a look-alike, is taken"))
 def set_name(body: NameIn, player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
     """Choose the name shown on the board (422 with the reason; 409 if it is taken)."""
     try:
@@ -340,7 +346,7 @@ def svc_dev(request: Request) -> bool:
     return bool(request.app.state.settings.dev)
 
 
-@router.post(f"{API}/recover")
+@router.post(f"{API}/recover", responses=_answers(404, "No player has that recovery code"))
 def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
     """Carry an identity to this browser: its cookie is set to the code's player."""
     try:

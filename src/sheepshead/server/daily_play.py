@@ -27,6 +27,7 @@ from sheepshead import bots, daily
 from sheepshead.actions import IllegalAction
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
+from sheepshead.server.schemas import Conflict, Error
 from sheepshead.server.settings import Settings
 from sheepshead.store.daily import Attempt, DailyStore, Day
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
@@ -41,6 +42,16 @@ REFRESH_SECONDS = 10.0
 BOARD_SIZE = 100
 NOT_FOUND = "no such attempt"
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+#: The answers besides 200 and validation's 422, for the OpenAPI document.
+_404: dict[int | str, dict[str, Any]] = {
+    404: {"model": Error, "description": "No such attempt (for this player)"}
+}
+_409: dict[int | str, dict[str, Any]] = {
+    409: {"model": Conflict, "description": "Stale version or closed attempt: it as it is now"}
+}
+_503: dict[int | str, dict[str, Any]] = {
+    503: {"model": Error, "description": "The day's computer players are not this server's"}
+}
 
 
 # The service: one per app ----------------------------------------------------------
@@ -218,7 +229,7 @@ def _points(table: Table) -> list[int]:
     return out
 
 
-@router.post(f"{API}/attempts", status_code=201, response_model=None)
+@router.post(f"{API}/attempts", status_code=201, response_model=None, responses=_503)
 def start_attempt(
     request: Request, player: PlayerDep, svc: DailyDep, at: NowDep
 ) -> dict[str, Any] | JSONResponse:
@@ -256,7 +267,7 @@ def start_attempt(
     return _step(svc, created, turn, at)
 
 
-@router.get(f"{API}/attempts/current")
+@router.get(f"{API}/attempts/current", responses=_404)
 def current_attempt(player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
     """Today's attempt in progress, else today's latest attempt; 404 if none."""
     attempts = svc.store.attempts(player, daily.day_of(at))
@@ -267,7 +278,7 @@ def current_attempt(player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, A
     return _state(svc, attempt, svc.table(attempt), at)
 
 
-@router.get(f"{API}/attempts/{{attempt_id}}")
+@router.get(f"{API}/attempts/{{attempt_id}}", responses=_404)
 def get_attempt(attempt_id: str, player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
     attempt = _load(svc, attempt_id, player)
     return _state(svc, attempt, svc.table(attempt), at)
@@ -307,7 +318,9 @@ def _refresh(svc: Daily, day: date, after_result: bool = False) -> None:
         svc.store.refresh_board(day)
 
 
-@router.post(f"{API}/attempts/{{attempt_id}}/actions", response_model=None)
+@router.post(
+    f"{API}/attempts/{{attempt_id}}/actions", response_model=None, responses=_404 | _409 | _503
+)
 def act(
     attempt_id: str, body: ActionIn, player: PlayerDep, svc: DailyDep, at: NowDep
 ) -> dict[str, Any] | JSONResponse:
@@ -333,7 +346,9 @@ def act(
     return _step(svc, attempt, turn, at)
 
 
-@router.post(f"{API}/attempts/{{attempt_id}}/next-deal", response_model=None)
+@router.post(
+    f"{API}/attempts/{{attempt_id}}/next-deal", response_model=None, responses=_404 | _409 | _503
+)
 def next_deal(
     attempt_id: str, body: VersionIn, player: PlayerDep, svc: DailyDep, at: NowDep
 ) -> dict[str, Any] | JSONResponse:
@@ -359,7 +374,7 @@ def next_deal(
     return _step(svc, attempt, turn, at)
 
 
-@router.get(f"{API}/attempts/{{attempt_id}}/deals/{{number}}/record")
+@router.get(f"{API}/attempts/{{attempt_id}}/deals/{{number}}/record", responses=_404)
 def deal_record(attempt_id: str, number: int, player: PlayerDep, svc: DailyDep) -> Response:
     """A finished deal's hand record (hand-record.md), as a file to download."""
     import json

@@ -9,7 +9,7 @@ first visit that ends in a 404 still keeps its identity).
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request
 from starlette.datastructures import MutableHeaders
@@ -17,6 +17,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sheepshead.server.settings import Settings
 from sheepshead.store import Store
+
+if TYPE_CHECKING:
+    from sheepshead.server.security import RateLimiter
 
 COOKIE = "sheepshead_player"
 #: About 13 months: the longest a browser keeps a cookie (Chrome caps at 400 days).
@@ -39,6 +42,10 @@ def current_player(request: Request, store: StoreDep) -> str:
     player_id = request.cookies.get(COOKIE)
     if player_id is not None and _ID.fullmatch(player_id) and store.has_player(player_id):
         return player_id
+    # New identities are rate-limited per network address (security.py).
+    limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
+    if limiter is not None:
+        limiter.new_identity(request)
     player_id = store.new_player()
     request.scope.setdefault("state", {})[_STATE_KEY] = player_id
     return player_id

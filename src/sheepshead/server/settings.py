@@ -23,6 +23,58 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ValueError(f"{name} must be true or false, not {value!r}")
 
 
+_UNITS = {"second": 1, "s": 1, "minute": 60, "min": 60, "hour": 3600, "h": 3600, "day": 86400}
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A rate limit: ``count`` requests per ``seconds``, of which ``burst`` may come at
+    once (by default the whole count). Written ``30/hour`` or ``20/second burst 60``."""
+
+    count: int
+    seconds: float
+    burst: int = 0
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or self.seconds <= 0:
+            raise ValueError("a rate needs at least one request per positive period")
+        if self.burst == 0:
+            object.__setattr__(self, "burst", self.count)
+        if self.burst < 1:
+            raise ValueError("a rate's burst is at least 1")
+
+    @classmethod
+    def parse(cls, text: str) -> Rate | None:
+        """``30/hour``, ``20/second burst 60``; ``off`` for no limit."""
+        words = text.strip().lower().split()
+        if words == ["off"]:
+            return None
+        count, _, unit = words[0].partition("/") if words else ("", "", "")
+        if (
+            not count.isdigit()
+            or unit not in _UNITS
+            or len(words) not in (1, 3)
+            or (len(words) == 3 and (words[1] != "burst" or not words[2].isdigit()))
+        ):
+            raise ValueError(f"a rate is written like 30/hour or 20/second burst 60, not {text!r}")
+        return cls(int(count), _UNITS[unit], int(words[2]) if len(words) == 3 else 0)
+
+    def __str__(self) -> str:
+        unit = next(name for name, s in _UNITS.items() if s == self.seconds)
+        burst = f" burst {self.burst}" if self.burst != self.count else ""
+        return f"{self.count}/{unit}{burst}"
+
+
+def _rate(env: Mapping[str, str], name: str, default: Rate | None) -> Rate | None:
+    value = env.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return Rate.parse(value)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     #: Where the SQLite database lives unless ``database_url`` names another.
@@ -41,6 +93,18 @@ class Settings:
     daily_secret: str = ""
     #: The daily game's computer players.
     daily_level: str = "expert"
+    #: New identities per network address (``docs/api.md``, Security); None: no limit.
+    rate_identities: Rate | None = Rate(30, 3600)
+    #: Requests that change something (POST, PUT, PATCH, DELETE), per player.
+    rate_actions: Rate | None = Rate(20, 1, burst=60)
+    #: The same, per network address: many players may share one (an office, a phone
+    #: network), so it is set well above one player's.
+    rate_actions_per_address: Rate | None = Rate(200, 1, burst=400)
+    #: The largest request body accepted (413 above it).
+    max_body_bytes: int = 16 * 1024
+    #: Origins besides the site's own (as the Host header names it) whose pages may
+    #: send changes, e.g. ``https://sheepshead.example`` behind a proxy that rewrites Host.
+    trusted_origins: tuple[str, ...] = ()
 
     @property
     def database(self) -> str:
@@ -51,7 +115,10 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """``SHEEPSHEAD_DATA_DIR``, ``SHEEPSHEAD_DATABASE_URL``, ``SHEEPSHEAD_DEV``,
-        ``SHEEPSHEAD_MIGRATE``, ``SHEEPSHEAD_TEMPLATES_DIR``, ``SHEEPSHEAD_STATIC_DIR``."""
+        ``SHEEPSHEAD_MIGRATE``, ``SHEEPSHEAD_TEMPLATES_DIR``, ``SHEEPSHEAD_STATIC_DIR``,
+        ``SHEEPSHEAD_DAILY_SECRET``, ``SHEEPSHEAD_DAILY_LEVEL``, ``SHEEPSHEAD_RATE_IDENTITIES``,
+        ``SHEEPSHEAD_RATE_ACTIONS``, ``SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS``,
+        ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``."""
         env = os.environ if env is None else env
         defaults = cls()
         return cls(
@@ -63,4 +130,14 @@ class Settings:
             static_dir=Path(env.get("SHEEPSHEAD_STATIC_DIR") or defaults.static_dir),
             daily_secret=env.get("SHEEPSHEAD_DAILY_SECRET", ""),
             daily_level=env.get("SHEEPSHEAD_DAILY_LEVEL") or defaults.daily_level,
+            rate_identities=_rate(env, "SHEEPSHEAD_RATE_IDENTITIES", defaults.rate_identities),
+            rate_actions=_rate(env, "SHEEPSHEAD_RATE_ACTIONS", defaults.rate_actions),
+            rate_actions_per_address=_rate(
+                env, "SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS", defaults.rate_actions_per_address
+            ),
+            max_body_bytes=int(env.get("SHEEPSHEAD_MAX_BODY_BYTES") or defaults.max_body_bytes),
+            trusted_origins=tuple(
+                o.strip().rstrip("/")
+                for o in env.get("SHEEPSHEAD_TRUSTED_ORIGINS", "").replace(",", " ").split()
+            ),
         )

@@ -2,7 +2,8 @@
 // crowned figure in the middle, and a patterned back. Drawing and naming only: which
 // card may be played, and how cards rank, always comes from the server.
 
-const SUIT_WORDS = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
+import { t } from "./i18n.js";
+
 const RANK_WORDS = {
   7: "seven",
   8: "eight",
@@ -20,22 +21,37 @@ const TRUMP_FACES = new Set("QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split(" 
 
 export const FACE_DOWN = "??";
 
-/** "QC" -> "queen of clubs"; "??" -> "a face-down card". */
+// Every card's name in the page's language, as card players of that language say it
+// ("queen of clubs", "Kreuz-Dame", "চিড়িতনের বিবি"): whole names in the catalogs, never
+// assembled from words, since each language builds them its own way.
+const CARD_NAMES = {
+  "7C": t("seven of clubs"), "8C": t("eight of clubs"), "9C": t("nine of clubs"), "TC": t("ten of clubs"),
+  "JC": t("jack of clubs"), "QC": t("queen of clubs"), "KC": t("king of clubs"), "AC": t("ace of clubs"),
+  "7S": t("seven of spades"), "8S": t("eight of spades"), "9S": t("nine of spades"), "TS": t("ten of spades"),
+  "JS": t("jack of spades"), "QS": t("queen of spades"), "KS": t("king of spades"), "AS": t("ace of spades"),
+  "7H": t("seven of hearts"), "8H": t("eight of hearts"), "9H": t("nine of hearts"), "TH": t("ten of hearts"),
+  "JH": t("jack of hearts"), "QH": t("queen of hearts"), "KH": t("king of hearts"), "AH": t("ace of hearts"),
+  "7D": t("seven of diamonds"), "8D": t("eight of diamonds"), "9D": t("nine of diamonds"), "TD": t("ten of diamonds"),
+  "JD": t("jack of diamonds"), "QD": t("queen of diamonds"), "KD": t("king of diamonds"), "AD": t("ace of diamonds"),
+};
+
+/** The suits' names, singular and plural ("heart", "hearts"), for the table's sentences. */
+export const SUIT_NAMES = {
+  C: { one: t("club"), many: t("clubs") },
+  S: { one: t("spade"), many: t("spades") },
+  H: { one: t("heart"), many: t("hearts") },
+  D: { one: t("diamond"), many: t("diamonds") },
+};
+
+/** "QC" -> "queen of clubs" (in the page's language); "??" -> "a face-down card". */
 export function cardName(text) {
-  if (text === FACE_DOWN || !text) return "a face-down card";
-  return `${RANK_WORDS[text[0]]} of ${SUIT_WORDS[text[1]]}`;
+  if (text === FACE_DOWN || !text) return t("a face-down card");
+  return CARD_NAMES[text] || text;
 }
 
-/** Replace card codes in a sentence with their names: "keep AH" -> "keep the ace of hearts". */
-export function nameCardsIn(sentence) {
-  return sentence.replace(/\b(?:10|[789TJQKA])[CSHD]\b/g, (code) => {
-    const text = code.length === 3 ? `T${code[2]}` : code;
-    return `the ${cardName(text)}`;
-  });
-}
-
+/** "AH" -> "hearts": the plural name of a card's suit. */
 export function suitWord(text) {
-  return SUIT_WORDS[text[1]];
+  return SUIT_NAMES[text[1]].many;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
