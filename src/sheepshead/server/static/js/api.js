@@ -2,6 +2,8 @@
 // outcomes the table knows how to show; a lost connection is retried before the
 // player hears of it, and the action is kept so that it can be sent again.
 
+import { t } from "./i18n.js";
+
 const BASE = "/api/v1";
 // Waits between attempts when the connection drops (or the server is briefly away).
 const RETRY_DELAYS_MS = [400, 1000, 2000, 4000];
@@ -9,7 +11,7 @@ const TRANSIENT = new Set([502, 503, 504]);
 
 export class OfflineError extends Error {
   constructor() {
-    super("The connection to the server was lost.");
+    super(t("The connection to the server was lost."));
     this.name = "OfflineError";
   }
 }
@@ -21,15 +23,16 @@ async function detailOf(response) {
     const body = await response.json();
     return body;
   } catch {
-    return { detail: `The server answered ${response.status}.` };
+    return { detail: t("The server answered {status}.", { status: response.status }) };
   }
 }
 
 function readable(detail) {
-  if (typeof detail === "string") return detail;
+  // The server's reasons are English; those in the catalog are said in the page's language.
+  if (typeof detail === "string") return t(detail);
   // FastAPI's validation errors: a list of {loc, msg}.
   if (Array.isArray(detail)) return detail.map((d) => d.msg || String(d)).join("; ");
-  return "The server refused that.";
+  return t("The server refused that.");
 }
 
 /**

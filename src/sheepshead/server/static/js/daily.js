@@ -4,6 +4,7 @@
 
 import { OfflineError, request } from "./api.js";
 import { installSprite } from "./cards.js";
+import { moment, num, t } from "./i18n.js";
 import {
   bindDialogs,
   openLastTrick,
@@ -15,6 +16,7 @@ import {
 import { bindInput, showHint, toggleBury } from "./input.js";
 import { $, focusDecision, render, selectedBury, selectionWith } from "./render.js";
 import { legalSet, setTable, store } from "./state.js";
+import { eventText } from "./words.js";
 
 const daily = {
   start: () => request("POST", "/daily/attempts"),
@@ -43,16 +45,16 @@ function drawBar() {
   const state = store.table;
   if (!state) return;
   const d = state.daily;
-  const kind = d.ranked ? "ranked" : "a replay, unranked";
-  let text = `Deal ${d.deal} of ${d.deals} (${kind}).`;
-  if (d.void) text = "The day is over: this attempt was not finished in time and does not count.";
+  const words = { n: num(d.deal), of: num(d.deals) };
+  let text = d.ranked ? t("Deal {n} of {of} (ranked).", words) : t("Deal {n} of {of} (a replay, unranked).", words);
+  if (d.void) text = t("The day is over: this attempt was not finished in time and does not count.");
   $("daily-deal").textContent = text;
   const done = $("daily-done");
   done.hidden = !(d.finished || d.void);
   if (d.finished) {
     $("daily-done-text").textContent = d.ranked
-      ? "You have played today's five deals: your result is on the leaderboard."
-      : "Replay finished. Only your first attempt counts.";
+      ? t("You have played today's five deals: your result is on the leaderboard.")
+      : t("Replay finished. Only your first attempt counts.");
   }
 }
 
@@ -90,7 +92,7 @@ async function handle(reply) {
 }
 
 function show(state, events) {
-  for (const event of events) say(event.text);
+  for (const event of events) say(eventText(event, state));
   setTable(state);
   draw();
   if (state.hand_over && events.some((e) => e.type === "hand")) {
@@ -106,11 +108,11 @@ function summary() {
   const link = $("summary-record");
   link.href = daily.recordUrl(state.id, state.hand_number);
   link.setAttribute("download", `sheepshead-daily-${state.daily.date}-deal-${state.hand_number}.json`);
-  $("summary-next").textContent = finished(state) ? "See the leaderboard" : "Next deal";
+  $("summary-next").textContent = finished(state) ? t("See the leaderboard") : t("Next deal");
   // The table's note says a seed shows when the hand ends; a daily deal's waits for the day.
   const note = $("summary-body").querySelector(".fairness .small");
   if (note && !state.seed) {
-    note.textContent = "The daily deals' seeds are published when the day is over: then anyone can check them.";
+    note.textContent = t("The daily deals' seeds are published when the day is over: then anyone can check them.");
   }
 }
 
@@ -180,10 +182,7 @@ function ui(name, node) {
 
 function localTime() {
   const node = $("daily-next");
-  const when = new Date(node.getAttribute("datetime"));
-  if (!Number.isNaN(when.getTime())) {
-    node.textContent = when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-  }
+  node.textContent = moment(node.getAttribute("datetime"));
 }
 
 async function boot() {

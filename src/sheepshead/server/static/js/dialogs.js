@@ -4,9 +4,11 @@
 
 import { api } from "./api.js";
 import { cardName, cardSvg } from "./cards.js";
+import { list, num, signed, t, tn } from "./i18n.js";
 import { bindRuleLinks } from "./guide.js";
 import { $, focusDecision, nameOf, resultLine } from "./render.js";
 import { PARTNER_PLAYERS, fitRules, presetRules, saveSettings, store } from "./state.js";
+import { nameIn } from "./words.js";
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -17,7 +19,6 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 /** A row of small cards, each named for screen readers. `marks` maps a card to a note. */
 function cardRow(cards, label, marks = {}) {
@@ -25,7 +26,7 @@ function cardRow(cards, label, marks = {}) {
   for (const card of cards) {
     const item = el("li", { class: marks[card] ? `mini ${marks[card].cls}` : "mini" });
     item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
-    const words = marks[card] ? `${cardName(card)} (${marks[card].word})` : cardName(card);
+    const words = marks[card] ? t("{card} ({note})", { card: cardName(card), note: marks[card].word }) : cardName(card);
     item.append(el("span", { class: "sr-only" }, words));
     list.append(item);
   }
@@ -56,9 +57,9 @@ function trickList(table, trick) {
     const seat = (trick.leader + i) % n;
     const item = el("li", { class: seat === trick.winner ? "won" : "" });
     item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
-    const who = seat === table.seat ? "You" : nameOf(table, seat);
-    item.append(el("span", { class: "who" }, who));
-    item.append(el("span", { class: "sr-only" }, `: ${cardName(card)}${seat === trick.winner ? ", takes the trick" : ""}`));
+    item.append(el("span", { class: "who" }, nameOf(table, seat)));
+    const words = seat === trick.winner ? t("{card}, takes the trick", { card: cardName(card) }) : cardName(card);
+    item.append(el("span", { class: "sr-only" }, `: ${words}`));
     list.append(item);
   });
   return list;
@@ -70,11 +71,11 @@ export function openLastTrick() {
   body.replaceChildren();
   const tricks = table ? table.view.tricks : [];
   if (!tricks.length) {
-    body.append(el("p", {}, "No trick has been taken yet in this hand."));
+    body.append(el("p", {}, t("No trick has been taken yet in this hand.")));
   } else {
     const trick = tricks[tricks.length - 1];
-    const winner = trick.winner === table.seat ? "You" : nameOf(table, trick.winner);
-    body.append(el("p", {}, `Trick ${tricks.length}: ${nameOf(table, trick.leader)} led; ${winner} took it.`));
+    const words = { n: num(tricks.length), leader: nameOf(table, trick.leader), winner: nameIn(table, trick.winner) };
+    body.append(el("p", {}, t("Trick {n}: {leader} led; {winner} took it.", words)));
     body.append(trickList(table, trick));
   }
   open("dlg-last");
@@ -83,14 +84,14 @@ export function openLastTrick() {
 // --- score sheet -------------------------------------------------------------------
 
 const RESULT_WORDS = {
-  win: "won",
-  "win-schneider": "won, schneider",
-  "win-no-trick": "won every trick",
-  loss: "lost",
-  "loss-schneider": "lost, schneidered",
-  "loss-no-trick": "lost, no trick",
-  leaster: "leaster",
-  doubler: "thrown in",
+  win: t("won"),
+  "win-schneider": t("won, schneider"),
+  "win-no-trick": t("won every trick"),
+  loss: t("lost"),
+  "loss-schneider": t("lost, schneidered"),
+  "loss-no-trick": t("lost, no trick"),
+  leaster: t("leaster"),
+  doubler: t("thrown in"),
 };
 
 function sideOf(table, line) {
@@ -102,24 +103,24 @@ function sideOf(table, line) {
 function scoreTable(table) {
   const t = el("table", { class: "score-sheet" });
   const head = el("tr");
-  head.append(el("th", { scope: "col" }, "Hand"), el("th", { scope: "col" }, "Picker + partner"));
-  head.append(el("th", { scope: "col" }, "Result"));
-  for (const name of table.names) head.append(el("th", { scope: "col", class: "num" }, name));
+  head.append(el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col" }, t("Picker + partner")));
+  head.append(el("th", { scope: "col" }, t("Result")));
+  table.names.forEach((_, seat) => head.append(el("th", { scope: "col", class: "num" }, nameOf(table, seat))));
   const thead = el("thead");
   thead.append(head);
   const tbody = el("tbody");
   for (const line of table.score_sheet) {
     const row = el("tr");
-    row.append(el("th", { scope: "row" }, String(line.hand)));
+    row.append(el("th", { scope: "row" }, num(line.hand)));
     row.append(el("td", {}, sideOf(table, line)));
-    const times = line.multiplier > 1 ? ` ×${line.multiplier}` : "";
+    const times = line.multiplier > 1 ? ` ×${num(line.multiplier)}` : "";
     row.append(el("td", {}, (RESULT_WORDS[line.result] || line.result) + times));
     for (const score of line.scores) row.append(el("td", { class: "num" }, signed(score)));
     tbody.append(row);
   }
   const foot = el("tfoot");
   const total = el("tr");
-  total.append(el("th", { scope: "row", colspan: "3" }, "Total"));
+  total.append(el("th", { scope: "row", colspan: "3" }, t("Total")));
   for (const score of table.scores) total.append(el("td", { class: "num" }, signed(score)));
   foot.append(total);
   t.append(thead, tbody, foot);
@@ -128,16 +129,16 @@ function scoreTable(table) {
 
 function fairness(table) {
   const box = el("div", { class: "fairness" });
-  box.append(el("p", {}, `Hand ${table.hand_number}'s deal fingerprint (SHA-256 of its seed): `));
+  box.append(el("p", {}, `${t("Hand {n}'s deal fingerprint (SHA-256 of its seed):", { n: num(table.hand_number) })} `));
   box.lastChild.append(el("code", { class: "hash" }, table.seed_sha256));
   if (table.seed) {
-    const p = el("p", {}, "Its seed, revealed now that the hand is over: ");
+    const p = el("p", {}, `${t("Its seed, revealed now that the hand is over:")} `);
     p.append(el("code", { class: "hash" }, table.seed), " ");
-    const link = el("a", { href: `/verify?seed=${table.seed}&players=${table.players}` }, "check this deal");
+    const link = el("a", { href: `/verify?seed=${table.seed}&players=${table.players}` }, t("check this deal"));
     p.append(link);
     box.append(p);
   } else {
-    box.append(el("p", { class: "small" }, "The seed itself is shown when the hand is over."));
+    box.append(el("p", { class: "small" }, t("The seed itself is shown when the hand is over.")));
   }
   return box;
 }
@@ -147,7 +148,7 @@ export function openScores() {
   const body = $("scores-body");
   body.replaceChildren();
   if (!table) return;
-  if (!table.score_sheet.length) body.append(el("p", {}, "No hand has been scored yet."));
+  if (!table.score_sheet.length) body.append(el("p", {}, t("No hand has been scored yet.")));
   else body.append(scoreTable(table));
   body.append(fairness(table));
   open("dlg-scores");
@@ -168,37 +169,45 @@ export function openSummary() {
     dd.append(...detail);
     facts.append(el("dt", {}, term), dd);
   };
-  let title = `Hand ${table.hand_number}`;
+  const n = num(table.hand_number);
+  let title;
   if (r.result === "doubler") {
-    title += ": thrown in";
-    fact("Nobody picked", "The next hand counts double.");
+    title = t("Hand {n}: thrown in", { n });
+    fact(t("Nobody picked"), t("The next hand counts double."));
   } else if (r.leaster) {
-    title += ": a leaster";
-    fact("Nobody picked", "A leaster: the fewest card points wins.");
-    fact("Card points", r.points.map((p, s) => `${nameOf(table, s)} ${p}`).join(", "));
+    title = t("Hand {n}: a leaster", { n });
+    fact(t("Nobody picked"), t("A leaster: the fewest card points wins."));
+    fact(t("Card points"), r.points.map((p, s) => `${nameOf(table, s)} ${num(p)}`).join(", "));
   } else {
-    const side = r.result.startsWith("win") ? "wins" : "loses";
-    title += `: the picker's side ${side}`;
-    fact("Picker", nameOf(table, r.picker));
-    const called = v.called ? `, called the ${cardName(v.called)}${v.unknown_call ? " (with an unknown card)" : ""}` : "";
-    const partners = r.partners.length ? r.partners.map((s) => nameOf(table, s)).join(" and ") : "none: alone";
-    fact("Partner", partners + called);
-    fact("Blind", cardRow(blind, "The blind"));
-    fact("Bury", cardRow(bury, "The bury"));
-    fact("Card points", `Picker's side ${r.points[0]} (bury included), defenders ${r.points[1]}`);
-    fact("Result", RESULT_WORDS[r.result] || r.result);
+    title = r.result.startsWith("win") ? t("Hand {n}: the picker's side wins", { n }) : t("Hand {n}: the picker's side loses", { n });
+    fact(t("Picker"), nameOf(table, r.picker));
+    const partners = r.partners.length ? list(r.partners.map((s) => nameOf(table, s))) : t("none: alone");
+    let partner = partners;
+    if (v.called && v.unknown_call) {
+      partner = t("{partners}, called the {card} (with an unknown card)", { partners, card: cardName(v.called) });
+    } else if (v.called) {
+      partner = t("{partners}, called the {card}", { partners, card: cardName(v.called) });
+    }
+    fact(t("Partner"), partner);
+    fact(t("Blind"), cardRow(blind, t("The blind")));
+    fact(t("Bury"), cardRow(bury, t("The bury")));
+    fact(t("Card points"), t("Picker's side {picker} (bury included), defenders {defenders}", {
+      picker: num(r.points[0]),
+      defenders: num(r.points[1]),
+    }));
+    fact(t("Result"), RESULT_WORDS[r.result] || r.result);
   }
   body.append(facts);
   body.append(el("p", { class: "result-line" }, resultLine(table)));
   const scores = el("table", { class: "score-sheet" });
   const head = el("tr");
-  head.append(el("th", { scope: "col" }, "Player"), el("th", { scope: "col", class: "num" }, "This hand"));
-  head.append(el("th", { scope: "col", class: "num" }, "Total"));
+  head.append(el("th", { scope: "col" }, t("Player")), el("th", { scope: "col", class: "num" }, t("This hand")));
+  head.append(el("th", { scope: "col", class: "num" }, t("Total")));
   scores.append(el("thead"), el("tbody"));
   scores.firstChild.append(head);
-  table.names.forEach((name, s) => {
+  table.names.forEach((_, s) => {
     const row = el("tr", { class: s === table.seat ? "is-me" : "" });
-    row.append(el("th", { scope: "row" }, name), el("td", { class: "num" }, signed(r.scores[s])));
+    row.append(el("th", { scope: "row" }, nameOf(table, s)), el("td", { class: "num" }, signed(r.scores[s])));
     row.append(el("td", { class: "num" }, signed(table.scores[s])));
     scores.lastChild.append(row);
   });
@@ -224,12 +233,25 @@ function drawReview() {
   const status = el("p", { class: "review-status", "aria-live": "polite" });
   if (reviewStep === 0) {
     status.textContent = tricks.length
-      ? `Every hand face up, each in the order its cards were played. ${tricks.length} tricks follow.`
-      : "Every hand face up. No trick was played.";
+      ? tn(
+          "Every hand face up, each in the order its cards were played. {n} trick follows.",
+          "Every hand face up, each in the order its cards were played. {n} tricks follow.",
+          tricks.length,
+        )
+      : t("Every hand face up. No trick was played.");
   } else {
-    const t = tricks[reviewStep - 1];
-    const pts = t.points === undefined ? "" : `, ${t.points} points`;
-    status.textContent = `Trick ${reviewStep} of ${tricks.length}: ${nameOf(table, t.leader)} led; ${nameOf(table, t.winner)} took it${pts}.`;
+    const trick = tricks[reviewStep - 1];
+    const words = {
+      n: num(reviewStep),
+      of: num(tricks.length),
+      leader: nameOf(table, trick.leader),
+      winner: nameIn(table, trick.winner),
+      points: num(trick.points ?? 0),
+    };
+    status.textContent =
+      trick.points === undefined
+        ? t("Trick {n} of {of}: {leader} led; {winner} took it.", words)
+        : t("Trick {n} of {of}: {leader} led; {winner} took it, {points} points.", words);
   }
   body.append(status);
   if (reviewStep > 0) body.append(trickList(table, tricks[reviewStep - 1]));
@@ -237,8 +259,8 @@ function drawReview() {
   hands.forEach((cards, seat) => {
     const box = el("section", { class: "review-seat", "aria-label": nameOf(table, seat) });
     const tags = [];
-    if (seat === r.picker) tags.push("picker");
-    if (r.partners.includes(seat)) tags.push("partner");
+    if (seat === r.picker) tags.push(t("picker"));
+    if (r.partners.includes(seat)) tags.push(t("partner"));
     box.append(el("h3", {}, nameOf(table, seat) + (tags.length ? ` (${tags.join(", ")})` : "")));
     // Each seat's cards in the order it played them, so a row reads like the hand
     // went; the bury comes last.
@@ -250,15 +272,15 @@ function drawReview() {
     const all = held.map((c, i) => [at(c), i, c]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
     const marks = {};
     for (const c of all) {
-      if (bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: "buried" };
-      else if (played.has(c)) marks[c] = { cls: "gone", word: "played" };
+      if (bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: t("buried") };
+      else if (played.has(c)) marks[c] = { cls: "gone", word: t("played") };
     }
-    box.append(cardRow(all, `${nameOf(table, seat)}'s cards`, marks));
+    box.append(cardRow(all, t("{name}'s cards", { name: nameOf(table, seat) }), marks));
     seats.append(box);
   });
   if (r.picker === null || r.picker === undefined) {
-    const box = el("section", { class: "review-seat", "aria-label": "The blind" });
-    box.append(el("h3", {}, "The blind"), cardRow(blind, "The blind"));
+    const box = el("section", { class: "review-seat", "aria-label": t("The blind") });
+    box.append(el("h3", {}, t("The blind")), cardRow(blind, t("The blind")));
     seats.append(box);
   }
   body.append(seats);
@@ -267,7 +289,7 @@ function drawReview() {
     if (off) node.setAttribute("aria-disabled", "true");
     else node.removeAttribute("aria-disabled");
   }
-  $("review-title").textContent = `Review of hand ${table.hand_number}`;
+  $("review-title").textContent = t("Review of hand {n}", { n: num(table.hand_number) });
 }
 
 export function openReview() {

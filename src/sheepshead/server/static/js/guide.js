@@ -4,6 +4,7 @@
 // (built from a hand record); nothing here knows the rules.
 
 import { cardSvg, installSprite } from "./cards.js";
+import { t } from "./i18n.js";
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -184,18 +185,18 @@ export function ruleForRefusal(reason) {
 }
 
 const RULE_WORDS = {
-  "picking-order": "picking",
-  "forced-pick": "the forced pick",
-  burying: "the bury",
-  "called-ace": "calling an ace",
-  "unknown-card": "the unknown card",
-  "called-ten": "the called ten",
-  "jack-of-diamonds": "the jack of diamonds partner",
-  cracking: "cracking",
-  "leaster-rules": "the leaster",
-  play: "following suit",
-  "partner-duties": "the called card's duties",
-  "duty-cards": "cards you must keep",
+  "picking-order": t("The rule on picking"),
+  "forced-pick": t("The rule on the forced pick"),
+  burying: t("The rule on the bury"),
+  "called-ace": t("The rule on calling an ace"),
+  "unknown-card": t("The rule on the unknown card"),
+  "called-ten": t("The rule on the called ten"),
+  "jack-of-diamonds": t("The rule on the jack of diamonds partner"),
+  cracking: t("The rule on cracking"),
+  "leaster-rules": t("The rule on the leaster"),
+  play: t("The rule on following suit"),
+  "partner-duties": t("The rule on the called card's duties"),
+  "duty-cards": t("The rule on cards you must keep"),
 };
 
 /** The rule behind the decision in front of the player, from the view's phase and legal list. */
@@ -231,8 +232,8 @@ export function ruleLink(anchor, why = "") {
   link.className = "rule-link";
   link.href = `/guide/rule/${anchor}`;
   link.dataset.rule = anchor;
-  const words = RULE_WORDS[anchor] || "this rule";
-  link.textContent = why ? `Why? The rule on ${words}` : `The rule on ${words}`;
+  const words = RULE_WORDS[anchor] || t("This rule");
+  link.textContent = why ? `${t("Why?")} ${words}` : words;
   return link;
 }
 
@@ -253,7 +254,8 @@ function ruleDialog() {
   dialog.className = "dlg dlg-wide guide-rule";
   dialog.innerHTML =
     '<div class="rule-body" id="rule-body"></div>' +
-    '<form method="dialog" class="dlg-buttons"><button class="primary">Back to the game</button></form>';
+    '<form method="dialog" class="dlg-buttons"><button class="primary"></button></form>';
+  dialog.querySelector("button").textContent = t("Back to the game");
   dialog.addEventListener("close", () => {
     if (ruleOpener && ruleOpener.isConnected) ruleOpener.focus();
     ruleOpener = null;
@@ -271,14 +273,14 @@ export async function openRule(anchor, opener = document.activeElement) {
   const within = dialog.open;
   if (!within) ruleOpener = opener;
   body.replaceChildren();
-  body.textContent = "Loading the rule…";
+  body.textContent = t("Loading the rule…");
   if (!within) dialog.showModal();
   try {
     const reply = await fetch(`/guide/fragment/${encodeURIComponent(anchor)}`);
     if (!reply.ok) throw new Error(String(reply.status));
     body.innerHTML = await reply.text();
   } catch {
-    body.textContent = "The rule could not be loaded. Your game is unchanged.";
+    body.textContent = t("The rule could not be loaded. Your game is unchanged.");
     return;
   }
   drawCards(body);

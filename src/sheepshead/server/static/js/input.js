@@ -2,6 +2,7 @@
 // Arrow keys move among the cards (one tab stop for the hand), Enter or Space plays
 // the focused card, and a refused card tells why on hover, focus or a long press.
 
+import { num, t } from "./i18n.js";
 import { $, burySize, render } from "./render.js";
 import { legalSet, store } from "./state.js";
 
@@ -116,7 +117,7 @@ export function bindInput({ send, ui, say }) {
     if (node.getAttribute("aria-disabled") === "true") {
       const legal = legalSet();
       const size = burySize(legal);
-      const text = size ? `Choose ${size} cards to bury first.` : "Not now.";
+      const text = size ? t("Choose {n} cards to bury first.", { n: num(size) }) : t("Not now.");
       showHint(text);
       say(text);
       return;

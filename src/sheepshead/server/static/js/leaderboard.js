@@ -2,6 +2,7 @@
 // line, and their name. Every name goes in with textContent: a name is only text.
 
 import { request } from "./api.js";
+import { day, num, percent, signed, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,14 +13,20 @@ function el(tag, attrs = {}, text = "") {
   return node;
 }
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
-const pct = (x) => `${Number(x).toFixed(1)}%`;
+const pct = percent;
+
+/** The share line in the page's language, if it is the server's usual one. */
+function shareLine(me, date) {
+  const m = /^Sheepshead daily \S+: [\d.]+% (\S*)$/.exec(me.share_line || "");
+  if (!m) return me.share_line;
+  return t("Sheepshead daily {day}: {score} {symbols}", { day: day(date), score: pct(me.score), symbols: m[1] });
+}
 
 function row(line) {
   const tr = el("tr", line.you ? { class: "is-me" } : {});
-  tr.append(el("td", { class: "num" }, line.rank ?? "–"));
+  tr.append(el("td", { class: "num" }, line.rank === null || line.rank === undefined ? "–" : num(line.rank)));
   const who = el("th", { scope: "row" }, line.name);
-  if (line.you) who.append(" (you)");
+  if (line.you) who.append(` ${t("(you)")}`);
   tr.append(who, el("td", { class: "num" }, pct(line.score)), el("td", { class: "num" }, signed(line.total)));
   return tr;
 }
@@ -35,28 +42,33 @@ function drawRows(lines, empty) {
 }
 
 function drawMe(board) {
+  const date = board.date;
   const box = $("board-me");
   box.replaceChildren();
   const me = board.me;
   if (!me) return;
   if (me.pending) {
-    box.append(el("p", {}, "Your result is in; the board is being updated."));
+    box.append(el("p", {}, t("Your result is in; the board is being updated.")));
     return;
   }
-  box.append(el("h2", {}, "Your result"));
-  const alone = board.field <= 1 ? " You are the only player so far: everyone starts at 50%." : "";
-  box.append(
-    el("p", { class: "result-line", id: "board-my-line" },
-      `Rank ${me.rank} of ${board.field}: ${pct(me.score)}, ${signed(me.total)} game points, ahead of ${pct(me.percentile)} of the field.${alone}`),
-  );
-  const share = el("button", { type: "button", id: "board-share" }, "Share my result");
+  box.append(el("h2", {}, t("Your result")));
+  let line = t("Rank {rank} of {field}: {score}, {total} game points, ahead of {percentile} of the field.", {
+    rank: num(me.rank),
+    field: num(board.field),
+    score: pct(me.score),
+    total: signed(me.total),
+    percentile: pct(me.percentile),
+  });
+  if (board.field <= 1) line += ` ${t("You are the only player so far: everyone starts at {half}.", { half: pct(50) })}`;
+  box.append(el("p", { class: "result-line", id: "board-my-line" }, line));
+  const share = el("button", { type: "button", id: "board-share" }, t("Share my result"));
   const out = el("output", { id: "board-share-out", class: "small" });
   share.addEventListener("click", async () => {
     try {
-      await navigator.clipboard.writeText(me.share_line);
-      out.textContent = `Copied: ${me.share_line}`;
+      await navigator.clipboard.writeText(shareLine(me, date));
+      out.textContent = t("Copied: {line}", { line: shareLine(me, date) });
     } catch {
-      out.textContent = me.share_line;
+      out.textContent = shareLine(me, date);
     }
   });
   box.append(share, " ", out);
@@ -68,7 +80,7 @@ function drawDeals(board) {
   if (!board.deals) return;
   const table = el("table", { class: "score-sheet" });
   const head = el("tr");
-  for (const h of ["Deal", "You", "The field (low, median, high)", "Expert in your seat"]) {
+  for (const h of [t("Deal"), t("You"), t("The field (low, median, high)"), t("Expert in your seat")]) {
     head.append(el("th", { scope: "col" }, h));
   }
   table.append(el("thead"), el("tbody"));
@@ -76,13 +88,13 @@ function drawDeals(board) {
   for (const d of board.deals) {
     const tr = el("tr");
     const s = d.spread;
-    tr.append(el("th", { scope: "row" }, `Deal ${d.deal}`));
+    tr.append(el("th", { scope: "row" }, t("Deal {n}", { n: num(d.deal) })));
     tr.append(el("td", { class: "num" }, d.you === null ? "–" : signed(d.you)));
     tr.append(el("td", {}, s ? `${signed(s.low)}, ${signed(s.median)}, ${signed(s.high)}` : "–"));
     tr.append(el("td", { class: "num" }, d.expert === null ? "–" : signed(d.expert)));
     table.lastChild.append(tr);
   }
-  box.append(el("h2", {}, "Deal by deal"), table);
+  box.append(el("h2", {}, t("Deal by deal")), table);
 }
 
 async function showDay(date) {
@@ -93,13 +105,14 @@ async function showDay(date) {
   }
   const board = reply.body;
   const today = $("board-page").dataset.day;
-  $("board-title").textContent = board.date === today ? "Today" : `Day ${board.date}`;
-  let status = `${board.field} player${board.field === 1 ? "" : "s"}`;
-  status += board.final ? ": final. " : ": the board moves as players finish. ";
-  if (board.seed) status += `The day's seed: ${board.seed}`;
-  else status += `Seed fingerprint: ${board.commitment}`;
+  $("board-title").textContent = board.date === today ? t("Today") : day(board.date);
+  let status = board.final
+    ? tn("{n} player: final.", "{n} players: final.", board.field)
+    : tn("{n} player: the board moves as players finish.", "{n} players: the board moves as players finish.", board.field);
+  if (board.seed) status += ` ${t("The day's seed: {seed}", { seed: board.seed })}`;
+  else status += ` ${t("Seed fingerprint: {hash}", { hash: board.commitment })}`;
   $("board-status").textContent = status;
-  drawRows(board.top, "Nobody has finished this day yet.");
+  drawRows(board.top, t("Nobody has finished this day yet."));
   drawMe(board);
   drawDeals(board);
 }
@@ -109,11 +122,11 @@ async function showWeek() {
   const reply = await request("GET", `/daily/week?date=${encodeURIComponent(date)}`);
   if (reply.kind !== "ok") return;
   const week = reply.body;
-  $("board-title").textContent = `The week of ${week.week_of}`;
-  $("board-status").textContent = `${week.players} players. A week's score is the sum of the day scores: every day played counts.`;
+  $("board-title").textContent = t("The week of {day}", { day: day(week.week_of) });
+  $("board-status").textContent = `${tn("{n} player.", "{n} players.", week.players)} ${t("A week's score is the sum of the day scores: every day played counts.")}`;
   $("board-me").replaceChildren();
   $("board-deals").replaceChildren();
-  drawRows(week.top, "Nobody has played this week yet.");
+  drawRows(week.top, t("Nobody has played this week yet."));
 }
 
 async function showDays() {
@@ -121,17 +134,17 @@ async function showDays() {
   if (reply.kind !== "ok") return;
   const list = $("board-days");
   list.replaceChildren();
-  for (const day of reply.body.days) {
+  for (const past of reply.body.days) {
     const item = el("li");
-    const link = el("a", { href: `#${day.date}` }, day.date);
+    const link = el("a", { href: `#${past.date}` }, day(past.date));
     link.addEventListener("click", (event) => {
       event.preventDefault();
-      $("board-date").value = day.date;
-      showDay(day.date);
+      $("board-date").value = past.date;
+      showDay(past.date);
     });
-    item.append(link, ` (${day.field} players) `);
-    if (day.seed) {
-      item.append(el("a", { href: `/verify/daily?date=${day.date}&seed=${day.seed}` }, "check its deals"));
+    item.append(link, ` (${tn("{n} player", "{n} players", past.field)}) `);
+    if (past.seed) {
+      item.append(el("a", { href: `/verify/daily?date=${past.date}&seed=${past.seed}` }, t("check its deals")));
     }
     list.append(item);
   }

@@ -1,9 +1,13 @@
 // Drawing the table from the last state the server sent. A card or a button is live
 // only when its action is in the view's legal list; everything else is shown as it is.
 
-import { cardName, cardSvg, nameCardsIn } from "./cards.js";
+import { cardName, cardSvg } from "./cards.js";
 import { ruleForDecision, ruleForRefusal, ruleLink } from "./guide.js";
+import { num, signed, t } from "./i18n.js";
 import { legalSet, myTurn, store, trickPointsOf } from "./state.js";
+import { cardList, nameOf, reasonText } from "./words.js";
+
+export { nameOf };
 
 export const $ = (id) => document.getElementById(id);
 
@@ -15,10 +19,6 @@ export function place(el, seat, players) {
   const a = ((90 + (seat * 360) / players) * Math.PI) / 180;
   el.style.setProperty("--cos", Math.cos(a).toFixed(4));
   el.style.setProperty("--sin", Math.sin(a).toFixed(4));
-}
-
-export function nameOf(table, seat) {
-  return table.names[seat] ?? `Seat ${seat}`;
 }
 
 /** Who is known to sit with the picker: revealed partners, and this seat if it is one. */
@@ -39,13 +39,13 @@ export function scene(table) {
   const said = {};
   if (v.picker !== null && v.phase !== "burying") {
     if (v.called) {
-      const unknown = v.unknown_call ? " (unknown)" : "";
-      said[v.picker] = {
-        text: `Called ${shortName(v.called)}${unknown}`,
-        words: `called the ${cardName(v.called)}${unknown}`,
-      };
+      const short = shortName(v.called);
+      const card = cardName(v.called);
+      said[v.picker] = v.unknown_call
+        ? { text: t("Called {card} (unknown)", { card: short }), words: t("called the {card}, with an unknown card", { card }) }
+        : { text: t("Called {card}", { card: short }), words: t("called the {card}", { card }) };
     }
-    else if (v.alone && v.phase !== "calling") said[v.picker] = "Alone";
+    else if (v.alone && v.phase !== "calling") said[v.picker] = t("Alone");
   }
   return {
     n,
@@ -60,10 +60,7 @@ export function scene(table) {
 
 /** An engine reason, said to the player: "seat 0 must follow hearts" -> "You must follow hearts". */
 export function personal(table, reason) {
-  let text = reason.replace(/\bseat 0\b/g, "you");
-  if (table.view.picker === table.seat) text = text.replace(/\bthe picker\b/g, "you");
-  text = nameCardsIn(text).replace(/\byou holds\b/g, "you hold").replace(/\byou does\b/g, "you do");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return reasonText(reason);
 }
 
 function el(tag, attrs = {}, text = "") {
@@ -84,9 +81,9 @@ function badge(kind, text) {
 
 function seatBadges(table, sc, seat) {
   const out = [];
-  if (table.view.dealer === seat) out.push(badge("dealer", "Dealer"));
-  if (sc.picker === seat) out.push(badge("picker", "Picker"));
-  if (sc.partners.has(seat)) out.push(badge("partner", "Partner"));
+  if (table.view.dealer === seat) out.push(badge("dealer", t("Dealer")));
+  if (sc.picker === seat) out.push(badge("picker", t("Picker")));
+  if (sc.partners.has(seat)) out.push(badge("partner", t("Partner")));
   return out;
 }
 
@@ -150,9 +147,9 @@ function renderTrick(table, sc) {
   if (!store.overlay && v.phase === "picking") {
     const pile = el("span", { class: "blind-pile", "aria-hidden": "true" });
     pile.innerHTML = cardSvg("??") + cardSvg("??");
-    note.append(pile, el("span", {}, "The blind"));
+    note.append(pile, el("span", {}, t("The blind")));
   } else if (!store.overlay && v.phase === "burying" && v.picker !== table.seat) {
-    note.textContent = `${nameOf(table, v.picker)} is burying`;
+    note.textContent = t("{name} is burying", { name: nameOf(table, v.picker) });
   }
 }
 
@@ -202,15 +199,15 @@ function describe(card, table, mode, legal) {
   const v = table.view;
   if (mode === "play") {
     if (legal.has(`play ${card}`)) return [true, ""];
-    return [false, personal(table, v.refusals[card] || "You may not play that card now")];
+    return [false, personal(table, v.refusals[card])];
   }
   if (mode === "bury") {
     if (fitsABury(legal, selectionWith(card, legal))) return [true, ""];
-    return [false, "That card cannot be buried with the others you chose"];
+    return [false, t("That card cannot be buried with the others you chose")];
   }
   if (mode === "unknown") {
     if (legal.has(`call ${store.calling} unknown ${card}`)) return [true, ""];
-    return [false, "That card cannot be your unknown card"];
+    return [false, t("That card cannot be your unknown card")];
   }
   return [false, ""];
 }
@@ -237,8 +234,8 @@ function renderHand(table, sc) {
   const buttons = v.cards.map((card, i) => {
     const [live, reason] = describe(card, table, mode, legal);
     let label = cardName(card);
-    if (fromBlind.has(card)) label += ", from the blind";
-    if (v.unknown === card && v.phase !== "done") label += ", your unknown card";
+    if (fromBlind.has(card)) label = t("{card}, from the blind", { card: label });
+    if (v.unknown === card && v.phase !== "done") label = t("{card}, your unknown card", { card: label });
     const button = el("button", {
       type: "button",
       class: "card",
@@ -279,11 +276,11 @@ function button(text, attrs = {}) {
 }
 
 const CALL_WORDS = {
-  alone: "Go alone",
-  crack: "Crack: the hand counts double",
-  nocrack: "No crack",
-  pick: "Pick up the blind",
-  pass: "Pass",
+  alone: t("Go alone"),
+  crack: t("Crack: the hand counts double"),
+  nocrack: t("No crack"),
+  pick: t("Pick up the blind"),
+  pass: t("Pass"),
 };
 
 function decisionButtons(table, legal) {
@@ -298,26 +295,26 @@ function decisionButtons(table, legal) {
     const chosen = store.selected;
     const bury = selectedBury(legal);
     const label = bury
-      ? `Bury the ${chosen.map(cardName).join(" and the ")}`
-      : `Bury: ${chosen.length} of ${size} chosen`;
+      ? t("Bury the {cards}", { cards: cardList(chosen) })
+      : t("Bury: {n} of {size} chosen", { n: num(chosen.length), size: num(size) });
     out.push(button(label, { "data-ui": "bury", class: "act primary", "aria-disabled": bury ? null : "true" }));
   } else if (v.phase === "calling") {
     if (store.calling) {
-      out.push(button("Back", { "data-ui": "call-back" }));
+      out.push(button(t("Back"), { "data-ui": "call-back" }));
       return out;
     }
     const unknown = new Set();
     for (const text of [...legal].sort()) {
       const words = text.split(" ");
       if (words[0] === "call" && words.length === 2) {
-        out.push(button(`Call the ${cardName(words[1])}`, { "data-action": text }));
+        out.push(button(t("Call the {card}", { card: cardName(words[1]) }), { "data-action": text }));
       } else if (words[0] === "call") {
         unknown.add(words[1]);
       }
     }
     for (const card of unknown) {
       out.push(
-        button(`Call the ${cardName(card)} with an unknown card…`, {
+        button(t("Call the {card} with an unknown card…", { card: cardName(card) }), {
           "data-ui": "call-unknown",
           "data-card": card,
         }),
@@ -327,7 +324,7 @@ function decisionButtons(table, legal) {
   } else if (v.phase === "naming") {
     for (const text of [...legal].sort((a, b) => Number(a.split(" ")[1]) - Number(b.split(" ")[1]))) {
       const k = text.split(" ")[1];
-      out.push(button(k, { "data-action": text, "aria-label": `Name trick ${k}` }));
+      out.push(button(num(k), { "data-action": text, "aria-label": t("Name trick {n}", { n: num(k) }) }));
     }
   }
   return out;
@@ -335,26 +332,26 @@ function decisionButtons(table, legal) {
 
 function promptText(table, legal) {
   const v = table.view;
-  if (store.offline) return "The connection to the server was lost. Your cards are safe: try again.";
+  if (store.offline) return t("The connection to the server was lost. Your cards are safe: try again.");
   if (store.overlay) return store.overlay.prompt || "";
   if (store.busy) return "…";
   if (table.hand_over) return resultLine(table);
-  if (!myTurn()) return v.turn === null ? "" : `Waiting for ${nameOf(table, v.turn)}…`;
+  if (!myTurn()) return v.turn === null ? "" : t("Waiting for {name}…", { name: nameOf(table, v.turn) });
   switch (v.phase) {
     case "picking":
-      return "Your turn: pick up the blind, or pass?";
+      return t("Your turn: pick up the blind, or pass?");
     case "burying":
-      return `Choose ${burySize(legal)} cards to bury, then confirm. They count for you.`;
+      return t("Choose {n} cards to bury, then confirm. They count for you.", { n: num(burySize(legal)) });
     case "calling":
       return store.calling
-        ? `Choose the card you will play face down for the ${cardName(store.calling)}.`
-        : "Call your partner's card, or go alone.";
+        ? t("Choose the card you will play face down for the {card}.", { card: cardName(store.calling) })
+        : t("Call your partner's card, or go alone.");
     case "cracking":
-      return "Crack to double the hand, or let it be?";
+      return t("Crack to double the hand, or let it be?");
     case "naming":
-      return "Name the trick whose winner takes the blind.";
+      return t("Name the trick whose winner takes the blind.");
     case "playing":
-      return v.trick.cards.length ? "Your turn: play a card." : "Your lead: play a card.";
+      return v.trick.cards.length ? t("Your turn: play a card.") : t("Your lead: play a card.");
     default:
       return "";
   }
@@ -363,16 +360,25 @@ function promptText(table, legal) {
 export function resultLine(table) {
   const hand = table.summary;
   const you = table.scores[table.seat];
-  const total = `Your total: ${you > 0 ? "+" : ""}${you}.`;
+  const total = t("Your total: {score}.", { score: signed(you) });
   if (!hand) return total;
   const r = hand.result;
   const mine = r.scores[table.seat];
-  const score = `This hand: ${mine > 0 ? "+" : ""}${mine}.`;
-  if (r.result === "doubler") return `Nobody picked: the hand is thrown in. ${total}`;
-  if (r.leaster) return `Leaster over. ${score} ${total}`;
-  const side = r.result.startsWith("win") ? "won" : "lost";
-  const picker = r.picker === table.seat ? "You" : nameOf(table, r.picker);
-  return `${picker} picked and ${side} with ${r.points[0]} points. ${score} ${total}`;
+  const score = t("This hand: {score}.", { score: signed(mine) });
+  if (r.result === "doubler") return `${t("Nobody picked: the hand is thrown in.")} ${total}`;
+  if (r.leaster) return `${t("Leaster over.")} ${score} ${total}`;
+  const won = r.result.startsWith("win");
+  const points = num(r.points[0]);
+  const name = nameOf(table, r.picker);
+  let picked;
+  if (r.picker === table.seat) {
+    picked = won ? t("You picked and won with {points} points.", { points }) : t("You picked and lost with {points} points.", { points });
+  } else {
+    picked = won
+      ? t("{name} picked and won with {points} points.", { name, points })
+      : t("{name} picked and lost with {points} points.", { name, points });
+  }
+  return `${picked} ${score} ${total}`;
 }
 
 // The rule behind the decision in front of the player, or behind the card just refused;
@@ -389,11 +395,11 @@ function renderControls(table) {
   $("prompt").textContent = promptText(table, legal);
   const buttons = [];
   if (store.offline) {
-    buttons.push(button("Try again", { "data-ui": "retry", class: "act primary" }));
+    buttons.push(button(t("Try again"), { "data-ui": "retry", class: "act primary" }));
   } else if (!store.overlay && !store.busy && table.hand_over) {
-    buttons.push(button("Next hand", { "data-ui": "next-hand", class: "act primary" }));
-    buttons.push(button("Summary", { "data-ui": "summary", "aria-haspopup": "dialog" }));
-    buttons.push(button("Review", { "data-ui": "review", "aria-haspopup": "dialog" }));
+    buttons.push(button(t("Next hand"), { "data-ui": "next-hand", class: "act primary" }));
+    buttons.push(button(t("Summary"), { "data-ui": "summary", "aria-haspopup": "dialog" }));
+    buttons.push(button(t("Review"), { "data-ui": "review", "aria-haspopup": "dialog" }));
   } else if (myTurn() && !store.busy && !store.overlay) {
     buttons.push(...decisionButtons(table, legal));
     const rule = ruleFor(table, legal);
@@ -410,22 +416,22 @@ function renderControls(table) {
 
 function renderInfo(table) {
   const v = table.view;
-  const dealer = v.dealer === table.seat ? "You deal" : `${nameOf(table, v.dealer)} deals`;
+  const dealer = v.dealer === table.seat ? t("You deal") : t("{name} deals", { name: nameOf(table, v.dealer) });
   const you = table.scores[table.seat];
-  const parts = [`Hand ${table.hand_number}`, dealer, `You: ${you > 0 ? "+" : ""}${you}`];
-  if (v.multiplier > 1) parts.push(`counts ×${v.multiplier}`);
+  const parts = [t("Hand {n}", { n: num(table.hand_number) }), dealer, t("You: {score}", { score: signed(you) })];
+  if (v.multiplier > 1) parts.push(t("counts ×{n}", { n: num(v.multiplier) }));
   const info = $("info");
   info.replaceChildren(parts.join(" · "));
-  const fp = el("span", { class: "fingerprint" }, ` · deal ${table.seed_sha256.slice(0, 8)}`);
-  fp.title = `SHA-256 of this hand's seed: ${table.seed_sha256}`;
+  const fp = el("span", { class: "fingerprint" }, ` · ${t("deal {fingerprint}", { fingerprint: table.seed_sha256.slice(0, 8) })}`);
+  fp.title = t("SHA-256 of this hand's seed: {hash}", { hash: table.seed_sha256 });
   info.append(fp);
 }
 
 function renderMe(table, sc) {
   const me = $("me");
-  const parts = [el("span", { class: "seat-name" }, "You")];
+  const parts = [el("span", { class: "seat-name" }, t("You"))];
   parts.push(...seatBadges(table, sc, table.seat));
-  if (table.view.partner && !table.hand_over) parts.push(el("span", { class: "small" }, "(only you know)"));
+  if (table.view.partner && !table.hand_over) parts.push(el("span", { class: "small" }, t("(only you know)")));
   const mine = sc.said[table.seat];
   if (mine) parts.push(el("span", { class: "small" }, typeof mine === "string" ? mine : mine.words));
   me.replaceChildren(...parts);
@@ -437,8 +443,11 @@ export function pointsLine(table, sc) {
   const v = table.view;
   if (table.summary && table.summary.result.points) {
     const r = table.summary.result;
-    if (r.leaster) return `Card points: ${r.points.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
-    return `Card points with the bury: picker's side ${r.points[0]}, defenders ${r.points[1]}`;
+    if (r.leaster) return t("Card points: {list}", { list: perSeat(table, r.points) });
+    return t("Card points with the bury: picker's side {picker}, defenders {defenders}", {
+      picker: num(r.points[0]),
+      defenders: num(r.points[1]),
+    });
   }
   // While events are being shown, only the tricks shown so far count.
   const tricks = store.overlay ? v.tricks.slice(0, store.overlay.tricksDone) : v.tricks;
@@ -450,7 +459,7 @@ export function pointsLine(table, sc) {
       if (typeof points[i] !== "number") return "";
       per[t.winner] += points[i];
     }
-    return `Card points: ${per.map((p, s) => `${nameOf(table, s)} ${p}`).join(", ")}`;
+    return t("Card points: {list}", { list: perSeat(table, per) });
   }
   const calledOut =
     v.called &&
@@ -472,8 +481,13 @@ export function pointsLine(table, sc) {
       return ""; // tricks shown in another tab: a total here would be wrong
     }
   }
-  const more = faceDown ? " (and a trick with a face-down card)" : "";
-  return `Card points: picker's side ${picker}, defenders ${defenders}${more}`;
+  const line = t("Card points: picker's side {picker}, defenders {defenders}", { picker: num(picker), defenders: num(defenders) });
+  return faceDown ? `${line} ${t("(and a trick with a face-down card)")}` : line;
+}
+
+/** "Ann 12, Bob 0, …": each seat's card points, in the page's digits. */
+function perSeat(table, points) {
+  return points.map((p, s) => `${nameOf(table, s)} ${num(p)}`).join(", ");
 }
 
 // --- everything ------------------------------------------------------------------

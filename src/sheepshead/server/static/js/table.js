@@ -3,6 +3,7 @@
 
 import { OfflineError, api } from "./api.js";
 import { cardName, installSprite } from "./cards.js";
+import { signed, t } from "./i18n.js";
 import {
   bindDialogs,
   openLastTrick,
@@ -24,6 +25,7 @@ import {
   shortName,
 } from "./render.js";
 import { PACES, legalSet, noteTrickPoints, rulesForServer, setTable, store } from "./state.js";
+import { cardList, eventText } from "./words.js";
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -50,7 +52,7 @@ async function call(attempt) {
   try {
     return await attempt({
       onRetry: () => {
-        $("prompt").textContent = "Reconnecting…";
+        $("prompt").textContent = t("Reconnecting…");
       },
     });
   } catch (error) {
@@ -198,14 +200,14 @@ async function sweep(winner) {
 }
 
 const SAID = {
-  pass: () => "Pass",
-  pick: () => "Picks",
-  bury: () => "Buries",
-  alone: () => "Alone",
-  crack: () => "Crack!",
-  nocrack: () => "No crack",
-  call: (e) => ({ text: `Calls ${shortName(e.card)}`, words: `calls the ${cardName(e.card)}` }),
-  name: () => "Names a trick",
+  pass: () => t("Pass"),
+  pick: () => t("Picks"),
+  bury: () => t("Buries"),
+  alone: () => t("Alone"),
+  crack: () => t("Crack!"),
+  nocrack: () => t("No crack"),
+  call: (e) => ({ text: t("Calls {card}", { card: shortName(e.card) }), words: t("calls the {card}", { card: cardName(e.card) }) }),
+  name: () => t("Names a trick"),
 };
 
 /** Draw `state` after showing `events` one by one, as the table saw them happen. */
@@ -243,15 +245,16 @@ async function show(state, events) {
   render();
   store.dealing = false;
   for (const event of events) {
-    say(event.text);
-    o.prompt = event.text;
+    const text = eventText(event, state);
+    say(text);
+    o.prompt = text;
     const seat = event.seat;
     if (event.type === "play") {
       o.acting = seat;
       o.trick = [...o.trick, { seat, card: event.card }];
       if (event.card === state.view.called && seat !== o.picker && seat !== null) {
         o.partners = new Set([...o.partners, seat]);
-        if (seat !== state.seat) say(`${nameOf(state, seat)} is the picker's partner.`);
+        if (seat !== state.seat) say(t("{name} is the picker's partner.", { name: nameOf(state, seat) }));
       }
       render();
       await flyIn(seat, event.card, seat === state.seat ? from : null);
@@ -284,15 +287,15 @@ async function show(state, events) {
   render();
   if (state.hand_over && events.some((e) => e.type === "hand")) {
     const you = state.scores[state.seat];
-    say(`Your total: ${you > 0 ? "+" : ""}${you}.`);
+    say(t("Your total: {score}.", { score: signed(you) }));
     openSummary();
   } else {
     focusDecision();
   }
   if (state.view.phase === "burying" && state.view.picker === state.seat && state.view.blind) {
-    const blind = state.view.blind.map(cardName).join(" and the ");
-    say(`The blind: the ${blind}, now in your hand.`);
-    showHint(`From the blind: the ${blind}`);
+    const blind = cardList(state.view.blind);
+    say(t("The blind: the {cards}, now in your hand.", { cards: blind }));
+    showHint(t("From the blind: the {cards}", { cards: blind }));
   }
 }
 

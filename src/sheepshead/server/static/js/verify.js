@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { cardName, cardSvg, installSprite } from "./cards.js";
+import { num, t } from "./i18n.js";
 
 function row(cards) {
   const list = document.createElement("ul");
@@ -31,15 +32,15 @@ function line(label, cards) {
 
 function draw(box, result) {
   const hash = document.createElement("p");
-  hash.textContent = "SHA-256 of the seed: ";
+  hash.textContent = `${t("SHA-256 of the seed:")} `;
   const code = document.createElement("code");
   code.className = "hash";
   code.textContent = result.seed_sha256;
   hash.append(code);
   const list = document.createElement("ol");
   list.className = "deal-list";
-  result.hands.forEach((cards, seat) => list.append(line(`Seat ${seat}`, cards)));
-  list.append(line("Blind", result.blind));
+  result.hands.forEach((cards, seat) => list.append(line(t("Seat {n}", { n: num(seat) }), cards)));
+  list.append(line(t("Blind"), result.blind));
   box.replaceChildren(hash, list);
 }
 
@@ -57,7 +58,7 @@ async function main() {
   if (seed && !form.elements.seed.value) form.elements.seed.value = seed;
   if (params.get("players")) form.elements.players.value = params.get("players");
   if (!seed || box.childElementCount) return;
-  box.textContent = "Dealing…";
+  box.textContent = t("Dealing…");
   const players = params.get("players") || "5";
   try {
     const reply = await api.verify(seed.trim(), players);
