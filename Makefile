@@ -18,6 +18,7 @@ BIN         := $(VENV)/bin
 STAMP       := $(VENV)/.installed
 CHROMIUM    := /usr/bin/chromium
 APT_PACKAGES := chromium fonts-noto-core
+AXE         := tests/browser/axe/node_modules/axe-core/axe.min.js
 
 # Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-n 2 -k deal"`.
 PYTEST_ARGS ?=
@@ -32,7 +33,7 @@ APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Tim
 
 help:
 	@echo "make setup    create .venv and install the project with its dev tools (idempotent)"
-	@echo "make browser  install Debian's chromium + fonts if missing (apt-get)"
+	@echo "make browser  install Debian's chromium + fonts if missing (apt-get), axe-core (npm ci)"
 	@echo "make run      setup, then serve the game at http://127.0.0.1:8000/"
 	@echo "make lint     ruff check, ruff format --check, mypy (strict), lint-imports"
 	@echo "make test     setup + browser + lint + pytest (PYTEST_ARGS=... to pass options)"
@@ -62,6 +63,11 @@ browser:
 		$(APT_GET) update -q; \
 		$(APT_GET) install -y -q --no-install-recommends $(APT_PACKAGES); \
 		$(CHROMIUM) --version; \
+	fi
+	@# axe-core for the accessibility tests, pinned by tests/browser/axe/package-lock.json.
+	@if [ ! -f $(AXE) ]; then \
+		echo "browser: installing axe-core (npm ci in tests/browser/axe)"; \
+		(cd tests/browser/axe && npm ci --no-audit --no-fund); \
 	fi
 
 # --- run -------------------------------------------------------------------

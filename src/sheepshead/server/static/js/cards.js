@@ -56,12 +56,23 @@ export function suitWord(text) {
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+// The rank letters live in the sprite and cards refer to them, so a card button's own
+// content holds no text: its name ("queen of clubs") is then the whole label that
+// voice control and axe's label-in-name check see, not "Q Q Q" beside it.
+const INDEX_GLYPHS = [..."789TJQKA"]
+  .map((rank) => {
+    const squeeze = rank === "T" ? ' textLength="24" lengthAdjust="spacingAndGlyphs"' : "";
+    return `<text id="ix-${rank}"${squeeze}>${rank === "T" ? "10" : rank}</text>`;
+  })
+  .join("");
+
 // Suit shapes in a 20 x 20 box, filled with the card's suit colour (currentColor).
 const SPRITE = `
 <symbol id="pip-H" viewBox="0 0 20 20"><path d="M10 18.5C3.5 13.4.6 9.7 1.4 6.2 2.3 2.4 7.4 1.4 10 5.4c2.6-4 7.7-3 8.6.8.8 3.5-2.1 7.2-8.6 12.3z"/></symbol>
 <symbol id="pip-D" viewBox="0 0 20 20"><path d="M10 .8l7.6 9.2-7.6 9.2L2.4 10z"/></symbol>
 <symbol id="pip-S" viewBox="0 0 20 20"><path d="M10 .8C6.6 5.3 1.4 8.2 1.6 12.3c.2 3.4 4.4 4.4 7.1 1.7-.2 2.4-1.2 4.1-2.9 5.2h8.4c-1.7-1.1-2.7-2.8-2.9-5.2 2.7 2.7 6.9 1.7 7.1-1.7C18.6 8.2 13.4 5.3 10 .8z"/></symbol>
 <symbol id="pip-C" viewBox="0 0 20 20"><circle cx="10" cy="5.6" r="4.3"/><circle cx="5" cy="11.6" r="4.3"/><circle cx="15" cy="11.6" r="4.3"/><path d="M9 9h2c0 4.4.9 7.6 3.2 10.2H5.8C8.1 16.6 9 13.4 9 9z"/></symbol>
+${INDEX_GLYPHS}
 <pattern id="back-weave" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" class="back-a"/><rect width="4" height="8" class="back-b"/></pattern>`;
 
 /** Put the suit shapes in the page once; every card refers to them. */
@@ -105,7 +116,7 @@ function figure(rank, suit) {
   return `<rect class="panel" x="22" y="18" width="56" height="104" rx="5"/>
 ${EMBLEMS[rank]}<circle class="skin" cx="50" cy="58" r="10"/>
 <path d="M28 120q0-40 22-47 22 7 22 47z"/>
-<text class="fig-letter" x="50" y="111">${rank}</text>${pip(suit, 50, 83, 11)}`;
+<use class="fig-letter" href="#ix-${rank}" x="50" y="111"/>${pip(suit, 50, 83, 11)}`;
 }
 
 function centre(rank, suit) {
@@ -115,9 +126,7 @@ function centre(rank, suit) {
 }
 
 function index(rank, suit) {
-  const label = rank === "T" ? "10" : rank;
-  const squeeze = rank === "T" ? ' textLength="24" lengthAdjust="spacingAndGlyphs"' : "";
-  return `<text class="ix" x="13" y="29"${squeeze}>${label}</text>${pip(suit, 13, 42, 17)}`;
+  return `<use class="ix" href="#ix-${rank}" x="13" y="29"/>${pip(suit, 13, 42, 17)}`;
 }
 
 const cache = new Map();

@@ -18,6 +18,40 @@ export function drawCards(root = document) {
   }
 }
 
+let scrollers = 0;
+
+/**
+ * A table too wide for the screen scrolls sideways in its `.scroll-x` box; the box then
+ * takes the focus (a group named by the table's caption or the heading before it), so a
+ * keyboard can scroll it too. Checked again when the window changes size.
+ */
+export function keyboardScrollers(root = document) {
+  const fit = () => {
+    for (const box of root.querySelectorAll(".scroll-x")) {
+      const wide = box.scrollWidth > box.clientWidth + 1;
+      if (!wide) {
+        if (box.dataset.scroller) box.removeAttribute("tabindex");
+        continue;
+      }
+      box.dataset.scroller = "";
+      box.tabIndex = 0;
+      if (box.hasAttribute("role")) continue;
+      box.setAttribute("role", "group");
+      const caption = box.querySelector("caption");
+      let heading = box.previousElementSibling;
+      while (heading && !/^H[2-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+      const name = caption || heading || box.closest("dialog")?.querySelector("h2");
+      if (name) {
+        if (!name.id) name.id = `scroller-${(scrollers += 1)}`;
+        box.setAttribute("aria-labelledby", name.id);
+      }
+    }
+  };
+  fit();
+  if (root === document) window.addEventListener("resize", fit);
+  return fit;
+}
+
 // --- the trick demonstration ---------------------------------------------------------
 
 // Seats sit on an ellipse as at the table: seat 0 at the bottom, then clockwise
@@ -285,6 +319,7 @@ export async function openRule(anchor, opener = document.activeElement) {
   }
   drawCards(body);
   startDemos(body);
+  keyboardScrollers(body);
   // A rule's links to other rules and glossary entries open here too; the rest (the
   // whole guide, a hand record) in a new tab, so the game stays open in this one.
   for (const link of body.querySelectorAll("a[href]")) {
@@ -321,4 +356,5 @@ if (document.querySelector(".page-guide, .home-guide")) {
   drawCards();
   startDemos();
   fillDemoSlots();
+  keyboardScrollers();
 }

@@ -557,7 +557,10 @@ export function focusDecision(force = false) {
   const hand = $("hand");
   const idle = !active || active === document.body || !active.isConnected;
   if (!force && !idle && !active.closest("#hand, #actions")) return;
-  if (table && table.view.phase === "playing" && myTurn()) {
+  // Playing, burying or choosing the unknown card, the decision is made in the hand.
+  const phase = table ? table.view.phase : "";
+  const inHand = phase === "playing" || phase === "burying" || (phase === "calling" && store.calling);
+  if (table && inHand && myTurn()) {
     const card = hand.querySelector('.card.live[tabindex="0"]') || hand.querySelector(".card.live");
     if (card) {
       card.focus();
