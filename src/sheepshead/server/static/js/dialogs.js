@@ -101,7 +101,7 @@ function sideOf(table, line) {
 }
 
 function scoreTable(table) {
-  const t = el("table", { class: "score-sheet" });
+  const sheet = el("table", { class: "score-sheet" });
   const head = el("tr");
   head.append(el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col" }, t("Picker + partner")));
   head.append(el("th", { scope: "col" }, t("Result")));
@@ -123,8 +123,8 @@ function scoreTable(table) {
   total.append(el("th", { scope: "row", colspan: "3" }, t("Total")));
   for (const score of table.scores) total.append(el("td", { class: "num" }, signed(score)));
   foot.append(total);
-  t.append(thead, tbody, foot);
-  return t;
+  sheet.append(thead, tbody, foot);
+  return sheet;
 }
 
 function fairness(table) {

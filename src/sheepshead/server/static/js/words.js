@@ -1,0 +1,218 @@
+// What the table says, in the page's language: the players' names, each event of a
+// reply ("Ann passes"), a hand's result, and why a card may not be played.
+//
+// The server's events carry an English `text` (for any client of the API) and the
+// facts: type, seat, card, winner, points. The rest of what a sentence needs is in
+// the state the reply brings (the hand's view and, once it is over, its summary), so
+// the sentences are built here from the catalog. No rule is decided here.
+
+import { FACE_DOWN, SUIT_NAMES, cardName } from "./cards.js";
+import { list, num, signed, t, tn } from "./i18n.js";
+
+/** A seat's name: "You" for the player, else the computer player's name. */
+export function nameOf(table, seat) {
+  if (seat === table.seat) return t("You");
+  return table.names[seat] ?? t("Seat {n}", { n: num(seat) });
+}
+
+/** A seat's name inside a sentence: "you" for the player ("Ann and you"). */
+export function nameIn(table, seat) {
+  return seat === table.seat ? t("you") : nameOf(table, seat);
+}
+
+/** Card names joined as a list: "the ten of clubs and the ace of hearts" in English. */
+export function cardList(cards) {
+  return list(cards.map(cardName));
+}
+
+// The blind's size, as rules.md deals it: four cards with four players, else two.
+const blindSize = (table) => (table.players === 4 ? 4 : 2);
+
+function passText(event, table, mine) {
+  const v = table.view;
+  const name = nameOf(table, event.seat);
+  // The dealer speaks last: a pass by the dealer means that nobody picked.
+  if (event.seat === v.dealer && v.picker === null) {
+    const thrownIn = table.summary && table.summary.result.result === "doubler";
+    if (thrownIn) {
+      return mine
+        ? t("You pass: nobody picked, so the hand is thrown in")
+        : t("{name} passes: nobody picked, so the hand is thrown in", { name });
+    }
+    return mine
+      ? t("You pass: nobody picked, so this hand is a leaster")
+      : t("{name} passes: nobody picked, so this hand is a leaster", { name });
+  }
+  return mine ? t("You pass") : t("{name} passes", { name });
+}
+
+function callText(event, table, mine) {
+  const v = table.view;
+  const name = nameOf(table, event.seat);
+  const card = cardName(event.card);
+  if (!v.unknown_call) return mine ? t("You call the {card}", { card }) : t("{name} calls the {card}", { name, card });
+  if (mine && v.unknown) {
+    return t("You call the {card}, with the {unknown} as the unknown card", {
+      card,
+      unknown: cardName(v.unknown),
+    });
+  }
+  return t("{name} calls the {card}, with an unknown card", { name, card });
+}
+
+function trickText(event, table) {
+  const mine = event.winner === table.seat;
+  const name = nameOf(table, event.winner);
+  if (event.points === null || event.points === undefined) {
+    return mine
+      ? t("You take the trick, with a face-down card")
+      : t("{name} takes the trick, with a face-down card", { name });
+  }
+  return mine
+    ? tn("You take the trick: {n} point", "You take the trick: {n} points", event.points)
+    : tn("{name} takes the trick: {n} point", "{name} takes the trick: {n} points", event.points, { name });
+}
+
+const PICKER_SIDE = {
+  win: (p) => t("The picker's side ({side}) wins: {points} card points.", p),
+  "win-schneider": (p) => t("The picker's side ({side}) wins with schneider: {points} card points.", p),
+  "win-no-trick": (p) => t("The picker's side ({side}) wins every trick: {points} card points.", p),
+  loss: (p) => t("The picker's side ({side}) loses: {points} card points.", p),
+  "loss-schneider": (p) => t("The picker's side ({side}) loses, schneidered: {points} card points.", p),
+  "loss-no-trick": (p) => t("The picker's side ({side}) loses without a trick: {points} card points.", p),
+};
+
+const LONE_PICKER = {
+  win: (p) => t("The lone picker ({side}) wins: {points} card points.", p),
+  "win-schneider": (p) => t("The lone picker ({side}) wins with schneider: {points} card points.", p),
+  "win-no-trick": (p) => t("The lone picker ({side}) wins every trick: {points} card points.", p),
+  loss: (p) => t("The lone picker ({side}) loses: {points} card points.", p),
+  "loss-schneider": (p) => t("The lone picker ({side}) loses, schneidered: {points} card points.", p),
+  "loss-no-trick": (p) => t("The lone picker ({side}) loses without a trick: {points} card points.", p),
+};
+
+/** The hand's result in one sentence, from the summary the server sent with it. */
+export function handText(table) {
+  const hand = table.summary;
+  if (!hand) return "";
+  const r = hand.result;
+  const mine = r.scores[table.seat];
+  const tail = t("You score {score}.", { score: signed(mine) });
+  if (r.result === "doubler") return `${t("Everyone passed: the hand is thrown in and the next one counts double.")} ${tail}`;
+  if (r.leaster) {
+    const winners = r.scores.map((s, seat) => [s, seat]).filter(([s]) => s > 0).map(([, seat]) => seat);
+    if (!winners.length) return `${t("Leaster: everyone ties, nobody scores.")} ${tail}`;
+    const names = list(winners.map((seat) => nameIn(table, seat)));
+    const low = r.points[winners[0]];
+    return `${tn("Leaster: won by {names}, with {n} card point.", "Leaster: won by {names}, with {n} card points.", low, { names })} ${tail}`;
+  }
+  const side = list([r.picker, ...r.partners].map((seat) => nameIn(table, seat)));
+  const words = (r.alone ? LONE_PICKER : PICKER_SIDE)[r.result];
+  const text = words ? words({ side, points: num(r.points[0]) }) : r.result;
+  return `${text} ${tail}`;
+}
+
+/** One event of a reply in words, for the live region and the prompt. */
+export function eventText(event, table) {
+  const mine = event.seat === table.seat;
+  const name = event.seat === null || event.seat === undefined ? "" : nameOf(table, event.seat);
+  const v = table.view;
+  switch (event.type) {
+    case "pass":
+      return passText(event, table, mine);
+    case "pick":
+      return mine ? t("You pick up the blind") : t("{name} picks", { name });
+    case "bury":
+      if (mine && v.bury) return t("You bury the {cards}", { cards: cardList(v.bury) });
+      return tn("{name} buries {n} card", "{name} buries {n} cards", blindSize(table), { name });
+    case "call":
+      return callText(event, table, mine);
+    case "alone":
+      return mine ? t("You go alone") : t("{name} goes alone", { name });
+    case "crack":
+      return mine ? t("You crack: the hand counts double") : t("{name} cracks: the hand counts double", { name });
+    case "nocrack":
+      return mine ? t("You do not crack") : t("{name} does not crack", { name });
+    case "name": {
+      const n = num(v.named_trick ?? "");
+      return mine
+        ? t("You name trick {n} to take the blind", { n })
+        : t("{name} names trick {n} to take the blind", { name, n });
+    }
+    case "play":
+      if (event.card === FACE_DOWN) return t("{name} plays a card face down", { name });
+      return mine
+        ? t("You play the {card}", { card: cardName(event.card) })
+        : t("{name} plays the {card}", { name, card: cardName(event.card) });
+    case "trick":
+      return trickText(event, table);
+    case "hand":
+      return handText(table) || event.text;
+    default:
+      return event.text;
+  }
+}
+
+// --- why a card may not be played ------------------------------------------------------
+
+const SUIT_BY_WORD = {};
+for (const [code, names] of Object.entries({ C: ["club", "clubs"], S: ["spade", "spades"], H: ["heart", "hearts"], D: ["diamond", "diamonds"] })) {
+  SUIT_BY_WORD[names[0]] = SUIT_NAMES[code].one;
+  SUIT_BY_WORD[names[1]] = SUIT_NAMES[code].many;
+}
+const suit = (word) => SUIT_BY_WORD[word] || word;
+const card = (code) => cardName(code.length === 3 ? `T${code[2]}` : code);
+
+// The engine's reasons for a refused card (game.py), each with its words for the player.
+// The player is "seat N" or "the picker"; at the table it is always the one reading.
+const WHO = "(?:seat \\d+|the picker)";
+const CARD = "((?:10|[789TJQKA])[CSHD])";
+const REASONS = [
+  [new RegExp(`^${WHO} may lead (\\w+) only with ${CARD} until \\w+ are led$`), (m) =>
+    t("You may lead {suits} only with the {card} until {suits} are led", { suits: suit(m[1]), card: card(m[2]) })],
+  [new RegExp(`^${WHO} must follow trump$`), () => t("You must follow trump")],
+  [new RegExp(`^${WHO} must follow (\\w+)$`), (m) => t("You must follow {suits}", { suits: suit(m[1]) })],
+  [new RegExp(`^${WHO} must play the unknown card on the first (\\w+) trick$`), (m) =>
+    t("You must play the unknown card on the first {suit} trick", { suit: suit(m[1]) })],
+  [new RegExp(`^${WHO} must play ${CARD} on the first (\\w+) trick$`), (m) =>
+    t("You must play the {card} on the first {suit} trick", { card: card(m[1]), suit: suit(m[2]) })],
+  [new RegExp(`^${WHO} must keep the unknown card until (\\w+) are led$`), (m) =>
+    t("You must keep the unknown card until {suits} are led", { suits: suit(m[1]) })],
+  [new RegExp(`^${WHO} must keep a (\\w+) until (\\w+) are led$`), (m) =>
+    t("You must keep a {suit} until {suits} are led", { suit: suit(m[1]), suits: suit(m[2]) })],
+  [new RegExp(`^${WHO} must keep ${CARD} until (\\w+) are led$`), (m) =>
+    t("You must keep the {card} until {suits} are led", { card: card(m[1]), suits: suit(m[2]) })],
+];
+
+/** Why the player may not play a card, from the engine's reason: "You must follow hearts". */
+export function reasonText(reason) {
+  for (const [pattern, words] of REASONS) {
+    const m = pattern.exec(reason || "");
+    if (m) return words(m);
+  }
+  return t("You may not play that card now");
+}
+
+// --- what the server may answer ----------------------------------------------------------
+
+// The server's fixed reasons that can reach the player (names.py, daily.py,
+// daily_play.py, tables.py). They are listed here so that the catalogs carry them;
+// api.js says them in the page's language. A reason with a part that varies (a refused
+// character, a number) stays as the server wrote it.
+export const SERVER_REASONS = [
+  t("A name cannot contain markup: no <, > or &."),
+  t("A name needs at least 3 characters."),
+  t("A name has at most 24 characters."),
+  t("A combining mark must follow a letter."),
+  t("Too many accents or marks on one letter."),
+  t("A name needs at least one letter or digit."),
+  t("That name is reserved: it would pass for the site or a computer player."),
+  t("That name, or one that looks like it, is taken."),
+  t("A recovery code has 12 letters and digits, like 7KQ2-M9XD-4TPA."),
+  t("No player has that recovery code."),
+  t("this game changed while your action was on its way"),
+  t("this attempt changed while your action was on its way"),
+  t("this attempt is finished"),
+  t("the day is over: an attempt unfinished at its end does not count"),
+  t("that was the day's last deal"),
+];
