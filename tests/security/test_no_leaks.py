@@ -1,0 +1,194 @@
+"""Hundreds of random hands through the API, under every preset and several house
+rules, and the daily game's deals: not one response body shows a card seat 0 may not
+know, nor a seed before its time (``tests/api/test_leaks.py`` has the checker's core).
+
+Every body of a hand is kept (replies to actions, refused cards, stale copies, reads
+of the game and of the current game) with the number of moves made when it was sent.
+Once the hand is over its record gives the truth, and each body must:
+
+- name (as ``QC`` or as "queen of clubs") only cards seat 0 could know at that point;
+- carry, where it holds the game, exactly seat 0's view of the true game then, with
+  ``seed`` and ``summary`` still null;
+- never hold the hand's seed before the hand is over, nor, in the daily game, the
+  day's seed or any deal's seed while the day lasts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from api.helpers import Json, TestClient, make_client
+from api.test_leaks import cards_in, moves_of, visible_to_seat_0
+from security.conftest import SECRET, UNLIMITED, MakeApp
+from sheepshead import daily
+from sheepshead.cards import DECK
+from sheepshead.game import Game
+from sheepshead.record import replay
+from sheepshead.rules import PRESETS
+
+RULES: list[dict[str, Any]] = [
+    *(PRESETS[name].to_record() for name in sorted(PRESETS)),
+    {"cracking": True, "leaster_blind": "named-trick"},
+    {"players": 6, "second_partner": True},
+    {"alone": False, "call_ten": False, "call_unknown": False},
+    {"nobody_picks": "doubler", "double_on_the_bump": False},
+    {"nobody_picks": "forced-pick", "forced_pick_bump": False},
+    {"leaster_blind": "aside", "leaster_needs_trick": False},
+    {"players": 4, "partner": "called-ace", "cracking": True},
+    {"jd_picker_holds": "call-jack-of-hearts", "partner": "jack-of-diamonds"},
+]
+#: Noon in Chicago: the daily game's day, well away from its midnight.
+NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
+#: Hands per set of rules: 14 sets, so 280 hands in all.
+HANDS = 20
+Bodies = list[tuple[int, str]]
+
+
+def check_bodies(
+    bodies: Bodies, record: Json, hand_secrets: list[str], day_secrets: list[str]
+) -> int:
+    """Check each body of one hand against the truth; how many were checked."""
+    full = replay(record)
+    games: list[Game] = [replay({**record, "actions": []})]
+    for move in full.moves:
+        games.append(games[-1].apply_move(move))
+    checked = 0
+    for moves, body in bodies:
+        for secret in day_secrets:
+            assert secret not in body, "a daily seed showed while its day lasts"
+        game = games[moves]
+        if game.is_done:
+            continue
+        checked += 1
+        for secret in hand_secrets:
+            assert secret not in body, f"the seed showed after {moves} moves"
+        leaked = cards_in(body) - visible_to_seat_0(game)
+        assert not leaked, f"after {moves} moves a body shows {sorted(c.text for c in leaked)}"
+        data = json.loads(body)
+        state = data.get("state", data)
+        if "view" in state:
+            assert state["view"] == game.view(0).to_json(), f"not seat 0's view at {moves}"
+            assert state["seed"] is None and state["summary"] is None
+    return checked
+
+
+def play_and_record(
+    client: TestClient, rng: random.Random, state: Json, base: str, reads: list[str]
+) -> tuple[Json, Bodies]:
+    """Play seat 0's part of the current hand at random, with a refused card, a stale
+    copy and reads now and then; the last state and every body."""
+    bodies: Bodies = []
+    while not state["hand_over"]:
+        url = f"{base}/{state['id']}/actions"
+        body = {"action": rng.choice(state["view"]["legal"]), "version": state["version"]}
+        refusals = list(state["view"]["refusals"])
+        if refusals and rng.random() < 0.3:
+            bad = client.post(url, json={**body, "action": f"play {rng.choice(refusals)}"})
+            assert bad.status_code == 422, bad.text
+            bodies.append((moves_of(state), bad.text))
+        reply = client.post(url, json=body)
+        assert reply.status_code == 200, reply.text
+        state = reply.json()["state"]
+        bodies.append((moves_of(state), reply.text))
+        if rng.random() < 0.2:
+            stale = client.post(url, json=body)
+            assert stale.status_code == 409, stale.text
+            bodies.append((moves_of(state), stale.text))
+        if rng.random() < 0.3:
+            for read in reads:
+                bodies.append((moves_of(state), client.get(read.format(id=state["id"])).text))
+    return state, bodies
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
+def test_hundreds_of_random_hands_never_show_a_hidden_card_or_seed(
+    make_app: MakeApp, rules: dict[str, Any]
+) -> None:
+    client = make_client(make_app(**UNLIMITED))
+    rng = random.Random(json.dumps(rules, sort_keys=True))
+    response = client.post("/api/v1/games", json={"rules": rules, "level": "beginner"})
+    assert response.status_code == 201, response.text
+    state = response.json()["state"]
+    game_id = state["id"]
+    reads = ["/api/v1/games/{id}", "/api/v1/games/current"]
+    checked = 0
+    for _ in range(HANDS):
+        start = (moves_of(state), response.text)
+        state, bodies = play_and_record(client, rng, state, "/api/v1/games", reads)
+        number = state["hand_number"]
+        record = client.get(f"/api/v1/games/{game_id}/hands/{number}/record").json()
+        checked += check_bodies([start, *bodies], record, [state["seed"]], [])
+        response = client.post(
+            f"/api/v1/games/{game_id}/next-hand", json={"version": state["version"]}
+        )
+        assert response.status_code == 200, response.text
+        state = response.json()["state"]
+    assert checked >= HANDS * 3
+
+
+def test_the_daily_deals_never_show_a_hidden_card_or_a_seed(make_app: MakeApp) -> None:
+    app = make_app(**UNLIMITED)
+    app.state.daily_clock = lambda: NOON
+    day_seed = daily.day_seed(SECRET.encode(), daily.day_of(NOON))
+    day_secrets = [day_seed.hex(), *(daily.deal_seed(day_seed, k).hex() for k in range(5))]
+    reads = ["/api/v1/daily/attempts/{id}", "/api/v1/daily/attempts/current"]
+    for player in range(2):
+        client = make_client(app)
+        rng = random.Random(player)
+        response = client.post("/api/v1/daily/attempts")
+        assert response.status_code == 201, response.text
+        state = response.json()["state"]
+        for deal in range(1, 6):
+            start = (moves_of(state), response.text)
+            state, bodies = play_and_record(client, rng, state, "/api/v1/daily/attempts", reads)
+            bodies.append((moves_of(state), client.get("/api/v1/daily/board").text))
+            record = client.get(f"/api/v1/daily/attempts/{state['id']}/deals/{deal}/record")
+            assert record.status_code == 200
+            assert state["seed"] is None  # the deal is over, the day is not
+            check_bodies([start, *bodies], record.json(), [], day_secrets)
+            if deal < 5:
+                response = client.post(
+                    f"/api/v1/daily/attempts/{state['id']}/next-deal",
+                    json={"version": state["version"]},
+                )
+                assert response.status_code == 200, response.text
+                state = response.json()["state"]
+
+
+def test_the_checker_catches_each_kind_of_leak() -> None:
+    record: Json = {
+        "format": "sheepshead-hand/1",
+        "dealer": 4,
+        "hands": [[c.text for c in DECK[i * 6 : i * 6 + 6]] for i in range(5)],
+        "blind": [c.text for c in DECK[30:]],
+        "actions": ["0 pass", "1 pass"],
+    }
+    game = replay({**record, "actions": ["0 pass"]})
+    view = game.view(0).to_json()
+    honest = json.dumps({"view": view, "seed": None, "summary": None})
+    assert check_bodies([(1, honest)], record, ["ab" * 32], ["cd" * 32]) == 1
+    other_seat = replay({**record, "actions": ["0 pass"]}).view(1).to_json()
+    for leak in (
+        json.dumps({"detail": "seat 1 holds the 7S"}),  # another seat's card
+        json.dumps({"view": {**view, "cards": view["cards"][:-1]}, "seed": None, "summary": None}),
+        json.dumps({"view": other_seat, "seed": None, "summary": None}),  # not seat 0's
+        json.dumps({"view": view, "seed": "ab" * 32, "summary": None}),  # the seed, early
+    ):
+        with pytest.raises(AssertionError):
+            check_bodies([(1, leak)], record, ["ab" * 32], [])
+    # A day's secret may not show even once the deal is over (thrown in, here).
+    thrown_in = {
+        **record,
+        "rules": {"nobody_picks": "doubler"},
+        "actions": ["0 pass", "1 pass", "2 pass", "3 pass", "4 pass"],
+    }
+    assert replay(thrown_in).is_done
+    over = json.dumps({"seed": "ab" * 32})
+    assert check_bodies([(5, over)], thrown_in, ["ab" * 32], []) == 0
+    with pytest.raises(AssertionError):
+        check_bodies([(5, over)], thrown_in, [], ["ab" * 32])
