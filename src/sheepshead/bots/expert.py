@@ -276,7 +276,9 @@ def partners_of(view: SeatView, world: World) -> frozenset[int]:
         return frozenset()
     holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
     if holder is None:
-        holder = next(s for s, cards in enumerate(world.hands) if called in cards)
+        holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
+    if holder is None:  # only if the sampler had to drop the view's constraints
+        return frozenset()
     if view.rules.second_partner:
         return frozenset((holder, (picker - 1) % view.players))
     return frozenset((holder,))
@@ -284,9 +286,14 @@ def partners_of(view: SeatView, world: World) -> frozenset[int]:
 
 def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
     """Follows any good player agrees on: of the cards sure to take the trick, the
-    cheapest (or an ace or ten, banked), and one of them rather than a loser when the
-    trick is worth 10 and not already one's own side's; on a trick a known opponent
-    surely takes, the loser with the fewest points."""
+    cheapest (or an ace or ten, banked); last to play to a trick worth 10 that is not
+    one's own side's, one of those rather than a loser; on a trick a known opponent
+    surely takes, the loser with the fewest points.
+
+    Measured in the arena (400 deals, against the unfiltered search): each rule costs
+    nothing (+0.003, +0.000 and -0.004 game points a hand, each interval within
+    0.02 of 0), while taking any sure rich trick, last to play or not, cost 0.043.
+    """
     best, led = k.best, k.led
     assert best is not None
     sure = [c for c in keep if k.sure_to_win(c)]
@@ -295,7 +302,7 @@ def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
         sure = [c for c in sure if c is cheapest or c.points >= 10]
         keep = [c for c in keep if c in sure or not k.sure_to_win(c)]
     ours = k.winner is not None and k.side_of(k.winner) == 1
-    if sure and k.trick_points >= 10 and not ours:
+    if sure and not k.later and k.trick_points >= 10 and not ours:
         return sure
     losers = [c for c in keep if not beats(c, best, led)]
     if losers and k.winner is not None and k.side_of(k.winner) == -1 and k.winner_is_sure():
