@@ -119,10 +119,12 @@ class DatabaseGauges(Collector):
     """Counts, in the database, what every worker shares: games and daily attempts in
     progress, and whether the database answered at all."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, max_age: float = COUNT_SECONDS) -> None:
         self.engine = engine
+        #: Seconds a count is reused for: scrapes from many places cost one query.
+        self.max_age = max_age
         self._lock = threading.Lock()
-        self._at = -COUNT_SECONDS
+        self._at = float("-inf")
         self._counts: tuple[int, int] | None = None
 
     def _count(self) -> tuple[int, int] | None:
@@ -143,7 +145,7 @@ class DatabaseGauges(Collector):
     def collect(self) -> Iterable[Metric]:
         with self._lock:
             now = time.monotonic()
-            if now - self._at >= COUNT_SECONDS:
+            if now - self._at >= self.max_age:
                 self._counts, self._at = self._count(), now
             counts = self._counts
         up = GaugeMetricFamily(

@@ -1,0 +1,686 @@
+"""Faults: kill the server, lose the database, race two servers; and the tools for it.
+
+The machinery here (a server in a subprocess, a TCP proxy to cut, players that
+remember what the server acknowledged, the checks) is shared with
+``tests/test_faults.py``, which runs short versions of the same three scenarios in the
+suite. This script runs them longer, with more players and rounds:
+
+    .venv/bin/python bench/faults.py kill --database sqlite --players 40 --rounds 5
+    .venv/bin/python bench/faults.py kill --database postgres --players 40 --rounds 5
+    .venv/bin/python bench/faults.py cut --players 20 --rounds 5 --outage 10
+    .venv/bin/python bench/faults.py race --games 40 --actions 10
+
+- ``kill``: players play flat out; the server gets SIGKILL in the middle; it is started
+  again on the same database; every acknowledged action must be there and every game
+  must play on. ``--rounds`` times.
+- ``cut``: the server reaches PostgreSQL through a TCP proxy of our own; the proxy is
+  cut (open connections reset, new ones refused) for ``--outage`` seconds: requests must
+  fail fast with 503 and the database's message, and succeed again once the proxy is
+  back, without a restart; nothing may be half-written. The machine's PostgreSQL is
+  never stopped.
+- ``race``: two server processes on one PostgreSQL database get the same action for
+  the same game at the same moment: exactly one applies, the other gets 409.
+
+Everything listens on 127.0.0.1 only; databases are created for the run and dropped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+PG_HOST, PG_PORT = "127.0.0.1", 5432
+#: The message of a request that cannot reach the database (server/observability.py).
+DATABASE_DOWN = "the game's database cannot be reached just now; try again in a few seconds"
+Json = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# Databases ----------------------------------------------------------------------------
+
+
+def postgres_admin() -> tuple[Any, str]:
+    """A connection to the machine's PostgreSQL (trust auth) and the user it took."""
+    import psycopg
+
+    errors = []
+    for user in ("postgres", "root"):
+        try:
+            conn = psycopg.connect(
+                host=PG_HOST, port=PG_PORT, user=user, dbname="test", autocommit=True,
+                connect_timeout=5,
+            )  # fmt: skip
+        except psycopg.OperationalError as exc:
+            errors.append(f"{user}: {exc}")
+            continue
+        return conn, user
+    raise RuntimeError(f"PostgreSQL on {PG_HOST}:{PG_PORT} is needed: {'; '.join(errors)}")
+
+
+@contextlib.contextmanager
+def postgres_database(prefix: str = "sheepshead_faults") -> Iterator[tuple[str, str, str]]:
+    """A new database for the run, dropped at the end: ``(user, name, url)``."""
+    admin, user = postgres_admin()
+    name = f"{prefix}_{os.getpid()}_{secrets.token_hex(4)}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield user, name, f"postgresql+psycopg://{user}@{PG_HOST}:{PG_PORT}/{name}"
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+def migrate_database(url: str) -> None:
+    """Bring the schema to the head once, before servers start (they then skip it)."""
+    from sheepshead.store import migrate, open_engine
+
+    engine = open_engine(url)
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
+
+
+# A server in a subprocess ---------------------------------------------------------------
+
+
+class ServerProcess:
+    """``uvicorn sheepshead.server:create_app`` in its own process, on 127.0.0.1."""
+
+    def __init__(self, database_url: str, data_dir: Path, workers: int = 1, **env: str) -> None:
+        self.database_url = database_url
+        self.data_dir = data_dir
+        self.workers = workers
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
+        self.log_path = data_dir / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        self.port = free_port()
+        env = {
+            **os.environ,
+            "SHEEPSHEAD_DATABASE_URL": self.database_url,
+            "SHEEPSHEAD_DATA_DIR": str(self.data_dir),
+            "SHEEPSHEAD_DEV": "1",
+            # A load of players from one address: its limits are not what is tested here.
+            "SHEEPSHEAD_RATE_IDENTITIES": "off",
+            "SHEEPSHEAD_RATE_ACTIONS": "off",
+            "SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS": "off",
+            **self.env,
+        }
+        command = [
+            sys.executable, "-m", "uvicorn", "sheepshead.server:create_app", "--factory",
+            "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers),
+            "--no-access-log", "--log-level", "warning",
+        ]  # fmt: skip
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        self.wait_until("/readyz", timeout)
+        return self
+
+    def wait_until(self, path: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.process.returncode}): {self.log()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.url + path, timeout=2).status_code == 200:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer {path} in {timeout} s: {self.log()}")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        assert self.process is not None
+        self.process.send_signal(sig)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-3000:]
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# A TCP proxy we can cut -------------------------------------------------------------------
+
+
+class TcpProxy:
+    """Forwards 127.0.0.1:<port> to a target, on its own event loop in a thread.
+
+    ``cut()`` resets every open connection and stops listening (a new connection is
+    refused), as a database that went away; ``restore()`` listens again on the same port.
+    """
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target = (target_host, target_port)
+        self.port = 0
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.server: asyncio.Server | None = None
+        self.transports: set[asyncio.BaseTransport] = set()
+        self.connections = 0
+
+    def start(self) -> TcpProxy:
+        self.thread.start()
+        self.restore()
+        return self
+
+    def _run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=10)
+
+    def restore(self) -> None:
+        async def listen() -> None:
+            self.server = await asyncio.start_server(self._handle, "127.0.0.1", self.port)
+            self.port = self.server.sockets[0].getsockname()[1]
+
+        self._run(listen())
+
+    def cut(self) -> None:
+        async def close() -> None:
+            if self.server is not None:
+                self.server.close()
+                self.server = None
+            for transport in list(self.transports):
+                if isinstance(transport, asyncio.WriteTransport):
+                    transport.abort()  # RST: the other side learns at once
+            self.transports.clear()
+
+        self._run(close())
+
+    def close(self) -> None:
+        self.cut()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            writer.transport.abort()
+            return
+        self.transports.update({writer.transport, up_writer.transport})
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            with contextlib.suppress(OSError):
+                dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        self.transports.discard(writer.transport)
+        self.transports.discard(up_writer.transport)
+
+    def __enter__(self) -> TcpProxy:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# Players that remember what the server acknowledged ------------------------------------------
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Json
+    seconds: float
+    sent_at: float
+
+
+@dataclass
+class FaultPlayer:
+    """One identity at one table, playing random legal actions as fast as it gets replies."""
+
+    url: str
+    rng: random.Random
+    client: httpx.Client = field(init=False)
+    game_id: str = ""
+    #: The last state the server acknowledged (a 200 or 201 reply), and its version.
+    acked: Json = field(default_factory=dict)
+    #: A request sent and not answered (the server died or the database went away).
+    in_flight: Json | None = None
+    replies: list[Reply] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.client = httpx.Client(base_url=self.url, timeout=30)
+
+    def point_at(self, url: str) -> None:
+        """The same player (cookie) at another address: a restarted server."""
+        cookies = self.client.cookies
+        self.client.close()
+        self.client = httpx.Client(base_url=url, timeout=30, cookies=cookies)
+        self.url = url
+
+    def send(self, method: str, path: str, body: Json | None = None) -> Reply:
+        self.in_flight = {"method": method, "path": path, "body": body}
+        sent = time.monotonic()
+        response = self.client.request(method, path, json=body)
+        self.in_flight = None
+        try:
+            data = response.json()
+        except ValueError:
+            data = {"text": response.text}
+        reply = Reply(response.status_code, data, time.monotonic() - sent, sent)
+        self.replies.append(reply)
+        if response.status_code in (200, 201) and "state" in data:
+            self.acked = data["state"]
+            self.game_id = self.acked["id"]
+        return reply
+
+    def start(self) -> Reply:
+        return self.send("POST", "/api/v1/games", {"level": "standard"})
+
+    def step(self) -> Reply:
+        """The next request of the game: an action, or the next hand once one is over."""
+        state = self.acked
+        if state["hand_over"]:
+            return self.send(
+                "POST", f"/api/v1/games/{self.game_id}/next-hand", {"version": state["version"]}
+            )
+        action = self.rng.choice(state["view"]["legal"])
+        return self.send(
+            "POST",
+            f"/api/v1/games/{self.game_id}/actions",
+            {"action": action, "version": state["version"]},
+        )
+
+    def resync(self) -> Json:
+        """The game as the server has it now (after a failure, as the page does on 409)."""
+        response = self.client.get(f"/api/v1/games/{self.game_id}")
+        response.raise_for_status()
+        state: Json = response.json()
+        return state
+
+    def play_until(self, stop: threading.Event, errors: list[str]) -> None:
+        """Plays until ``stop``; a connection failure ends the loop (the server died)."""
+        while not stop.is_set():
+            try:
+                reply = self.step()
+            except httpx.HTTPError:
+                return
+            if reply.status not in (200, 201):
+                errors.append(f"{self.game_id}: {reply.status} {reply.body}")
+                return
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def check_acknowledged(player: FaultPlayer, now: Json) -> str:
+    """Is every action the server acknowledged to this player in ``now``? Returns how
+    the game stands ("same", or "ahead" when a request in flight at the failure had
+    gone through), raising AssertionError otherwise."""
+    acked = player.acked
+    assert now["version"] >= acked["version"], (player.game_id, now["version"], acked["version"])
+    if now["version"] == acked["version"]:
+        assert now == acked, f"{player.game_id}: same version, another state"
+        return "same"
+    # Only the request in flight can have gone through, unanswered: one step further.
+    assert player.in_flight is not None, f"{player.game_id}: ahead with nothing in flight"
+    if now["hand_number"] == acked["hand_number"]:
+        before, after = acked["view"]["moves"], now["view"]["moves"]
+        assert len(after) >= len(before), f"{player.game_id}: moves lost"
+        for old, new in zip(before, after, strict=False):
+            # Once the hand is over the view shows what it hid (a bot's bury, the
+            # face-down card): the same move, told in full.
+            same = old == new or (now["hand_over"] and old.split()[:2] == new.split()[:2])
+            assert same, f"{player.game_id}: {old!r} became {new!r}"
+    else:
+        assert now["hand_number"] == acked["hand_number"] + 1 and acked["hand_over"]
+    return "ahead"
+
+
+def check_stored(database_url: str) -> int:
+    """Reads every game straight from the database (not through a server) and replays
+    it: the stored version must be the one its stored moves give, so no write was half
+    done. Returns how many games were checked."""
+    from sqlalchemy import select
+
+    from sheepshead.rules import Rules
+    from sheepshead.store import Store, open_engine
+    from sheepshead.store.models import GameRow
+    from sheepshead.table import Table
+
+    engine = open_engine(database_url)
+    try:
+        store = Store(engine)
+        with engine.connect() as conn:
+            games = conn.execute(select(GameRow.id, GameRow.player_id)).all()
+        for game_id, player_id in games:
+            stored = store.load_game(game_id, player_id)
+            assert stored is not None
+            table = Table.restore(
+                Rules.from_record(stored.rules),
+                stored.level,
+                stored.bot_seed,
+                stored.first_dealer,
+                [(h.seed, h.moves) for h in stored.hands],
+            )
+            assert table.version == stored.version, (game_id, table.version, stored.version)
+            for hand in stored.hands[:-1]:
+                assert hand.done, f"{game_id}: hand {hand.number} is not over yet a later one is"
+        return len(games)
+    finally:
+        engine.dispose()
+
+
+def play_on(player: FaultPlayer, until_hands: int) -> None:
+    """After a failure: resync, then play until ``until_hands`` more hands are dealt."""
+    player.acked = player.resync()
+    target = player.acked["hand_number"] + until_hands
+    while player.acked["hand_number"] < target:
+        reply = player.step()
+        assert reply.status == 200, (player.game_id, reply.status, reply.body)
+
+
+# Scenarios ------------------------------------------------------------------------------------
+
+
+def kill_round(
+    server: ServerProcess,
+    players: list[FaultPlayer],
+    *,
+    acks_before_kill: int,
+    log: Callable[[str], None] = lambda _: None,
+) -> dict[str, int]:
+    """Players play flat out; SIGKILL once ``acks_before_kill`` replies came back; restart;
+    check every acknowledged action; play every game on by a hand."""
+    stop, errors = threading.Event(), []
+    before = sum(len(p.replies) for p in players)
+    threads = [
+        threading.Thread(target=p.play_until, args=(stop, errors), daemon=True) for p in players
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while sum(len(p.replies) for p in players) - before < acks_before_kill:
+        assert time.monotonic() < deadline, "the players made no progress"
+        time.sleep(0.01)
+    server.kill(signal.SIGKILL)
+    in_flight = sum(p.in_flight is not None for p in players)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors, errors[:5]
+    server.start()
+    outcome = {"same": 0, "ahead": 0}
+    for player in players:
+        player.point_at(server.url)
+        outcome[check_acknowledged(player, player.resync())] += 1
+        player.in_flight = None
+    for player in players:
+        play_on(player, until_hands=1)
+    log(f"killed with {in_flight} requests in flight: {outcome}")
+    return {"in_flight": in_flight, **outcome}
+
+
+def cut_round(
+    server: ServerProcess,
+    proxy: TcpProxy,
+    players: list[FaultPlayer],
+    *,
+    outage: float,
+    log: Callable[[str], None] = lambda _: None,
+) -> dict[str, Any]:
+    """Cut the database away for ``outage`` seconds while players play; then restore it."""
+    stop, errors = threading.Event(), []
+    during: list[Reply] = []
+    lock = threading.Lock()
+
+    def play(player: FaultPlayer) -> None:
+        while not stop.is_set():
+            try:
+                reply = player.step()
+            except httpx.HTTPError as exc:
+                errors.append(f"{type(exc).__name__}: {exc}")
+                return
+            if reply.status == 503:
+                with lock:
+                    during.append(reply)
+                # The action may or may not have gone through: ask, as the page would.
+                with contextlib.suppress(httpx.HTTPError):
+                    again = player.client.get(f"/api/v1/games/{player.game_id}")
+                    if again.status_code == 200:
+                        player.acked = again.json()
+                time.sleep(0.05)
+            elif reply.status == 409:
+                # An action that went through while its reply could not: the page
+                # takes the game as the 409 gives it, and goes on from there.
+                player.acked = reply.body["state"]
+            elif reply.status not in (200, 201):
+                errors.append(f"{reply.status} {reply.body}")
+                return
+
+    threads = [threading.Thread(target=play, args=(p,), daemon=True) for p in players]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    cut_at = time.monotonic()
+    proxy.cut()
+    health = httpx.get(server.url + "/healthz", timeout=10).status_code
+    ready = httpx.get(server.url + "/readyz", timeout=10)
+    time.sleep(outage)
+    proxy.restore()
+    restored_at = time.monotonic()
+    # Back without a restart: the first request after the database returns succeeds.
+    recovered = None
+    while time.monotonic() - restored_at < 30:
+        if httpx.get(server.url + "/readyz", timeout=10).status_code == 200:
+            recovered = time.monotonic() - restored_at
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors, errors[:5]
+    # The requests sent well inside the outage: 503 with the database's message, fast.
+    inside = [r for r in during if cut_at + 0.2 < r.sent_at < restored_at - 0.1]
+    slowest = max((r.seconds for r in during), default=0.0)
+    result = {
+        "healthz_during": health,
+        "readyz_during": ready.status_code,
+        "readyz_body": ready.json(),
+        "refused": len(during),
+        "refused_inside": len(inside),
+        "slowest_refusal_s": round(slowest, 3),
+        "messages": sorted({str(r.body.get("detail")) for r in during}),
+        "recovered_s": None if recovered is None else round(recovered, 3),
+    }
+    for player in players:
+        play_on(player, until_hands=1)
+    log(json.dumps(result))
+    return result
+
+
+def simultaneous(clients: list[httpx.Client], path: str, body: Json) -> list[httpx.Response]:
+    """The same POST from every client, released at the same instant."""
+    barrier = threading.Barrier(len(clients))
+    replies: list[httpx.Response | None] = [None] * len(clients)
+
+    def send(i: int) -> None:
+        barrier.wait()
+        replies[i] = clients[i].post(path, json=body)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(clients))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    done = [r for r in replies if r is not None]
+    assert len(done) == len(clients), "a request got no reply"
+    return done
+
+
+def race(urls: tuple[str, str], player: FaultPlayer, rounds: int) -> dict[str, int]:
+    """The same action for the same game sent to both servers at once, ``rounds`` times.
+    Counts how each pair ended; raises AssertionError unless exactly one applied."""
+    counts = {"pairs": 0, "decided_by_the_database": 0, "decided_at_load": 0}
+    cookies = player.client.cookies
+    clients = [httpx.Client(base_url=u, timeout=30, cookies=cookies) for u in urls]
+    try:
+        for _ in range(rounds):
+            state = player.acked
+            if state["hand_over"]:
+                player.step()
+                continue
+            body = {
+                "action": player.rng.choice(state["view"]["legal"]),
+                "version": state["version"],
+            }
+            path = f"/api/v1/games/{player.game_id}/actions"
+            replies = simultaneous(clients, path, body)
+            statuses = sorted(r.status_code for r in replies)
+            assert statuses == [200, 409], [(r.status_code, r.text[:200]) for r in replies]
+            won = next(r for r in replies if r.status_code == 200).json()
+            lost = next(r for r in replies if r.status_code == 409).json()
+            # The loser is told the game as the winner left it: one action, applied once.
+            assert lost["state"] == won["state"]
+            assert won["state"]["version"] > state["version"]
+            moves = won["state"]["view"]["moves"]
+            mine = [m for m in moves[len(state["view"]["moves"]) :] if m.startswith("0 ")]
+            assert mine == [f"0 {body['action']}"], mine
+            counts["pairs"] += 1
+            if "on its way" in lost["detail"]:
+                counts["decided_by_the_database"] += 1  # both loaded the same version
+            else:
+                counts["decided_at_load"] += 1
+            player.acked = won["state"]
+    finally:
+        for client in clients:
+            client.close()
+    return counts
+
+
+# The command ---------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenario", choices=("kill", "cut", "race"))
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="postgres")
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--acks", type=int, default=200, help="kill: replies before the kill")
+    parser.add_argument("--outage", type=float, default=5.0, help="cut: seconds without it")
+    parser.add_argument("--games", type=int, default=20, help="race: games")
+    parser.add_argument("--actions", type=int, default=8, help="race: races per game")
+    parser.add_argument("--seed", default="faults")
+    args = parser.parse_args()
+    if args.scenario == "cut":
+        args.database = "postgres"
+    import tempfile
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    started = time.monotonic()
+    with (
+        tempfile.TemporaryDirectory(prefix="sheepshead-faults-") as scratch,
+        contextlib.ExitStack() as stack,
+    ):
+        data = Path(scratch)
+        if args.database == "postgres":
+            _, name, url = stack.enter_context(postgres_database())
+        else:
+            name, url = "", f"sqlite:///{data / 'faults.db'}"
+        migrate_database(url)
+        secret = secrets.token_hex(32)
+        if args.scenario == "kill":
+            server = stack.enter_context(
+                ServerProcess(url, data, SHEEPSHEAD_MIGRATE="0", SHEEPSHEAD_DAILY_SECRET=secret)
+            ).start()
+            players = [
+                FaultPlayer(server.url, random.Random(f"{args.seed}/{i}"))
+                for i in range(args.players)
+            ]
+            for p in players:
+                assert p.start().status == 201
+            for round_ in range(args.rounds):
+                say(
+                    f"round {round_ + 1}: "
+                    + json.dumps(kill_round(server, players, acks_before_kill=args.acks))
+                )
+        elif args.scenario == "cut":
+            user = url.split("//", 1)[1].split("@", 1)[0]
+            proxy = stack.enter_context(TcpProxy(PG_HOST, PG_PORT))
+            via = f"postgresql+psycopg://{user}@127.0.0.1:{proxy.port}/{name}"
+            server = stack.enter_context(
+                ServerProcess(via, data, SHEEPSHEAD_MIGRATE="0", SHEEPSHEAD_DAILY_SECRET=secret)
+            ).start()
+            players = [
+                FaultPlayer(server.url, random.Random(f"{args.seed}/{i}"))
+                for i in range(args.players)
+            ]
+            for p in players:
+                assert p.start().status == 201
+            for round_ in range(args.rounds):
+                result = cut_round(server, proxy, players, outage=args.outage)
+                say(f"round {round_ + 1}: " + json.dumps(result))
+        else:
+            if args.database != "postgres":
+                parser.error("race needs PostgreSQL: two processes on one database")
+            env = {"SHEEPSHEAD_MIGRATE": "0", "SHEEPSHEAD_DAILY_SECRET": secret}
+            (data / "1").mkdir()
+            (data / "2").mkdir()
+            one = stack.enter_context(ServerProcess(url, data / "1", **env)).start()
+            two = stack.enter_context(ServerProcess(url, data / "2", **env)).start()
+            totals: dict[str, int] = {}
+            for g in range(args.games):
+                player = FaultPlayer(one.url, random.Random(f"{args.seed}/{g}"))
+                assert player.start().status == 201
+                for key, value in race((one.url, two.url), player, args.actions).items():
+                    totals[key] = totals.get(key, 0) + value
+                player.close()
+            say(json.dumps(totals))
+        say(f"stored games replay to their stored versions: {check_stored(url)} games")
+    say(f"done in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

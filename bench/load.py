@@ -1,0 +1,569 @@
+"""Load on loopback: simulated players against a real server, bounded in time.
+
+Each simulated player has its own identity (cookie) and plays through the JSON API as
+the page does: it waits a human pace between actions (1 to 3 s by default), picks a
+random legal action, and deals the next hand when one is over. Three scenarios:
+
+- ``table``: players at their own tables (``--level``, standard by default);
+- ``daily``: players of today's daily game (the server's daily level, expert);
+- ``ramp``: actions sent at a fixed rate (no think time), the rate raised step by step,
+  to find the most actions per second the server sustains before p99 passes a limit.
+
+By default the script starts its own server: a temporary PostgreSQL database on
+127.0.0.1:5432 (created, migrated once, and dropped at the end; the PostgreSQL server
+itself is never touched otherwise), ``uvicorn --workers N``, rate limits raised through
+the environment, and stops it at the end. ``--url`` points it at a server already
+running on this machine instead. It only ever connects to 127.0.0.1, and stops by
+itself (``--duration``, plus at most ``--grace`` seconds for requests in flight).
+
+    .venv/bin/python bench/load.py table --players 200 --workers 2 --duration 60
+    .venv/bin/python bench/load.py daily --players 50 --workers 2 --duration 60
+    .venv/bin/python bench/load.py ramp --workers 1 --rates 20,40,60,80 --step 20
+    .venv/bin/python bench/load.py table --url http://127.0.0.1:8000 --players 20
+
+Exit status: 0 if the run met its limit (``--p99-limit``) with no error, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.cookiejar
+import json
+import os
+import random
+import resource
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_HOST, PG_PORT = "127.0.0.1", 5432
+COOKIE = "sheepshead_player"
+#: Passed to the server for a load run (``server/settings.py``): every simulated player
+#: comes from 127.0.0.1, so the limits per network address (new identities, requests)
+#: are off; the limit per player stays, as in production (no player here comes near it).
+RAISED_LIMITS = {
+    "SHEEPSHEAD_RATE_IDENTITIES": "off",
+    "SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS": "off",
+}
+LOOPBACK = {"127.0.0.1", "localhost"}
+
+
+# Figures ----------------------------------------------------------------------------
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+@dataclass
+class Tally:
+    """Latencies (seconds) by kind of request, and every failure, in words."""
+
+    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: list[str] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+    def summary(self, kind: str) -> dict[str, float]:
+        ms = [t * 1000 for t in self.times.get(kind, [])]
+        if not ms:
+            return {"n": 0}
+        return {
+            "n": len(ms),
+            "p50": round(percentile(ms, 50), 1),
+            "p95": round(percentile(ms, 95), 1),
+            "p99": round(percentile(ms, 99), 1),
+            "max": round(max(ms), 1),
+        }
+
+
+def line(kind: str, s: dict[str, float]) -> str:
+    if not s.get("n"):
+        return f"{kind:<17} n=0"
+    return (
+        f"{kind:<17} n={int(s['n']):6d}  p50 {s['p50']:7.1f}  p95 {s['p95']:7.1f}  "
+        f"p99 {s['p99']:7.1f}  max {s['max']:7.1f}  (ms)"
+    )
+
+
+# A simulated player -------------------------------------------------------------------
+
+
+class _NoCookies(http.cookiejar.DefaultCookiePolicy):
+    """The client is shared by every player: each sends its own cookie by hand."""
+
+    def set_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        return False
+
+
+class Player:
+    def __init__(self, client: httpx.AsyncClient, tally: Tally, rng: random.Random) -> None:
+        self.client = client
+        self.tally = tally
+        self.rng = rng
+        self.cookie: str | None = None
+        self.state: dict[str, Any] | None = None
+
+    async def call(self, kind: str, method: str, path: str, body: Any = None) -> Any:
+        """One request, timed; returns the JSON reply, or None after recording an error."""
+        headers = {} if self.cookie is None else {"cookie": f"{COOKIE}={self.cookie}"}
+        started = time.perf_counter()
+        try:
+            response = await self.client.request(method, path, json=body, headers=headers)
+        except httpx.HTTPError as exc:
+            self.tally.errors.append(f"{kind}: {type(exc).__name__}: {exc}")
+            return None
+        elapsed = time.perf_counter() - started
+        self.tally.statuses[response.status_code] += 1
+        for header in response.headers.get_list("set-cookie"):
+            name, _, rest = header.partition("=")
+            if name == COOKIE:
+                self.cookie = rest.split(";", 1)[0]
+        if response.status_code >= 300:
+            self.tally.errors.append(f"{kind}: {response.status_code} {response.text[:200]}")
+            return None
+        self.tally.times[kind].append(elapsed)
+        return response.json()
+
+    def legal_action(self) -> str:
+        assert self.state is not None
+        return str(self.rng.choice(self.state["view"]["legal"]))
+
+    # The table ----------------------------------------------------------------------
+
+    async def table_step(self, level: str) -> bool:
+        """The player's next request at their table; False if it failed."""
+        if self.state is None:
+            step = await self.call("new game", "POST", "/api/v1/games", {"level": level})
+        elif self.state["hand_over"]:
+            step = await self.call(
+                "next hand",
+                "POST",
+                f"/api/v1/games/{self.state['id']}/next-hand",
+                {"version": self.state["version"]},
+            )
+        else:
+            step = await self.call(
+                "action",
+                "POST",
+                f"/api/v1/games/{self.state['id']}/actions",
+                {"action": self.legal_action(), "version": self.state["version"]},
+            )
+        if step is None:
+            self.state = None  # start afresh rather than repeat a failing request
+            return False
+        self.state = step["state"]
+        return True
+
+    # The daily game -----------------------------------------------------------------
+
+    async def daily_step(self) -> bool:
+        base = "/api/v1/daily/attempts"
+        state = self.state
+        if state is None or state["daily"]["finished"]:
+            step = await self.call("daily start", "POST", base)
+        elif state["hand_over"]:
+            step = await self.call(
+                "daily deal",
+                "POST",
+                f"{base}/{state['id']}/next-deal",
+                {"version": state["version"]},
+            )
+        else:
+            step = await self.call(
+                "daily action",
+                "POST",
+                f"{base}/{state['id']}/actions",
+                {"action": self.legal_action(), "version": state["version"]},
+            )
+        if step is None:
+            self.state = None
+            return False
+        self.state = step["state"]
+        return True
+
+
+async def loop_lag(tally: Tally, deadline: float, tick: float = 0.01) -> None:
+    """How late this script's own event loop wakes up: the part of the client's figures
+    that is the client's, not the server's."""
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        await asyncio.sleep(tick)
+        tally.times["client loop lag"].append(time.perf_counter() - started - tick)
+
+
+async def human_paced(args: argparse.Namespace, base_url: str, tally: Tally) -> float:
+    """Every player acts, waits ``--think`` seconds, acts again, until the duration ends.
+    Returns the seconds the run took."""
+    limits = httpx.Limits(max_connections=args.players, max_keepalive_connections=args.players)
+    timeout = httpx.Timeout(args.timeout)
+    async with httpx.AsyncClient(
+        base_url=base_url,
+        limits=limits,
+        timeout=timeout,
+        cookies=http.cookiejar.CookieJar(policy=_NoCookies()),
+    ) as client:
+        started = time.perf_counter()
+        deadline = started + args.duration
+        low, high = args.think
+
+        async def play(index: int) -> None:
+            rng = random.Random(f"{args.seed}/{index}")
+            player = Player(client, tally, rng)
+            # Arrivals spread over the first think time, so the start is not one burst.
+            await asyncio.sleep(rng.uniform(0, high))
+            while time.perf_counter() < deadline:
+                if args.scenario == "daily":
+                    await player.daily_step()
+                else:
+                    await player.table_step(args.level)
+                await asyncio.sleep(rng.uniform(low, high))
+
+        tasks = [asyncio.create_task(play(i)) for i in range(args.players)]
+        lag = asyncio.create_task(loop_lag(tally, deadline))
+        _, pending = await asyncio.wait(tasks, timeout=args.duration + args.grace)
+        lag.cancel()
+        for task in pending:
+            task.cancel()
+        if pending:
+            tally.errors.append(f"{len(pending)} players still waiting after the grace time")
+        return time.perf_counter() - started
+
+
+async def ramp(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
+    """Open loop: actions at a set rate, by whichever player is free, step after step."""
+    rows: list[dict[str, Any]] = []
+    pool_size = max(args.players, 2 * max(args.rates))
+    limits = httpx.Limits(max_connections=pool_size, max_keepalive_connections=pool_size)
+    async with httpx.AsyncClient(
+        base_url=base_url,
+        limits=limits,
+        timeout=httpx.Timeout(args.timeout),
+        cookies=http.cookiejar.CookieJar(policy=_NoCookies()),
+    ) as client:
+        warm = Tally()
+        idle: asyncio.Queue[Player] = asyncio.Queue()
+        players = [
+            Player(client, warm, random.Random(f"{args.seed}/{i}")) for i in range(pool_size)
+        ]
+        # Every player has a game before the clock starts.
+        await asyncio.gather(*(p.table_step(args.level) for p in players))
+        for p in players:
+            idle.put_nowait(p)
+        for rate in args.rates:
+            tally = Tally()
+            inflight: set[asyncio.Task[None]] = set()
+            started = time.perf_counter()
+            sent = skipped = 0
+
+            async def one(player: Player, tally: Tally = tally) -> None:
+                player.tally = tally
+                await player.table_step(args.level)
+                idle.put_nowait(player)
+
+            while (now := time.perf_counter()) < started + args.step:
+                due = started + sent / rate
+                if due > now:
+                    await asyncio.sleep(due - now)
+                sent += 1
+                try:
+                    player = idle.get_nowait()
+                except asyncio.QueueEmpty:
+                    skipped += 1  # every player is waiting on the server: it is behind
+                    continue
+                task = asyncio.create_task(one(player))
+                inflight.add(task)
+                task.add_done_callback(inflight.discard)
+            if inflight:
+                await asyncio.wait(inflight, timeout=args.grace)
+            elapsed = time.perf_counter() - started
+            done = sum(len(v) for v in tally.times.values())
+            kinds = {**tally.summary("action")}
+            every = [t for v in tally.times.values() for t in v]
+            row = {
+                "rate": rate,
+                "achieved": round(done / elapsed, 1),
+                "skipped": skipped,
+                "errors": len(tally.errors),
+                "action": kinds,
+                "p99_all_ms": round(percentile([t * 1000 for t in every], 99), 1),
+                "load": round(os.getloadavg()[0], 2),
+            }
+            rows.append(row)
+            print(
+                f"rate {rate:5.0f}/s  achieved {row['achieved']:6.1f}/s  skipped {skipped:4d}  "
+                f"errors {row['errors']:3d}  {line('action', kinds)}  load {row['load']}",
+                flush=True,
+            )
+            if tally.errors:
+                print("  first errors:", tally.errors[:3], flush=True)
+            if row["p99_all_ms"] > args.p99_limit or skipped > 0.02 * sent:
+                break
+    return rows
+
+
+# The server under test ------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    import psycopg
+
+    name = f"sheepshead_load_{secrets.token_hex(4)}"
+    with psycopg.connect(host=PG_HOST, port=PG_PORT, user="postgres", dbname="test") as admin:
+        admin.autocommit = True
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"postgresql+psycopg://postgres@{PG_HOST}:{PG_PORT}/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def spawned_server(args: argparse.Namespace, scratch: Path) -> Iterator[tuple[str, int]]:
+    """``uvicorn --workers N`` on a free port, on a database of its own; stopped at the end."""
+    with contextlib.ExitStack() as stack:
+        if args.database == "postgres":
+            url = stack.enter_context(postgres_database())
+        else:
+            url = f"sqlite:///{scratch / 'load.db'}"
+        # Migrate once, here: N workers migrating one fresh database at once would race.
+        from sheepshead.store import migrate, open_engine
+
+        engine = open_engine(url)
+        migrate(engine)
+        engine.dispose()
+        metrics_dir = scratch / "metrics"
+        metrics_dir.mkdir()
+        env = {
+            **os.environ,
+            "SHEEPSHEAD_DATABASE_URL": url,
+            "SHEEPSHEAD_DATA_DIR": str(scratch),
+            "SHEEPSHEAD_MIGRATE": "0",
+            "SHEEPSHEAD_DEV": "1",
+            "SHEEPSHEAD_DAILY_SECRET": secrets.token_hex(32),
+            "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+            **RAISED_LIMITS,
+        }
+        for item in args.server_env:
+            key, _, value = item.partition("=")
+            env[key] = value
+        port = free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "sheepshead.server:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ]
+        log = (scratch / "server.log").open("w")
+        server = subprocess.Popen(command, env=env, stderr=log, stdout=log, cwd=scratch)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_ready(base, server)
+            yield base, server.pid
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            log.close()
+            lines = (scratch / "server.log").read_text().splitlines()
+            statuses: dict[str, int] = defaultdict(int)
+            inside: dict[str, list[float]] = defaultdict(list)
+            for text in lines:
+                with contextlib.suppress(ValueError):
+                    entry = json.loads(text)
+                    statuses[str(entry.get("status"))] += 1
+                    inside[entry["route"].rsplit("/", 1)[-1]].append(entry["ms"] / 1000)
+            print(f"server log: {len(lines)} lines; statuses {dict(statuses)}")
+            # The app's own time (from its outermost middleware): what the client's
+            # figure adds on top is queueing outside the app and the client itself.
+            times = Tally(times=inside)
+            for kind in ("actions", "next-hand", "next-deal"):
+                if kind in inside:
+                    print(line(f"server {kind}", times.summary(kind)))
+            for text in lines:
+                if not text.startswith("{"):
+                    print("  server:", text[:300])
+
+
+def wait_ready(base: str, server: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server is not None and server.poll() is not None:
+            raise SystemExit(f"the server exited with {server.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise SystemExit("the server was not ready within 60 s")
+
+
+def metric_sum(base: str, name: str) -> dict[str, float]:
+    """Sums of a histogram's ``_sum`` and ``_count`` lines (over every label), from /metrics."""
+    text = httpx.get(f"{base}/metrics", timeout=10).text
+    out = {"sum": 0.0, "count": 0.0}
+    for row in text.splitlines():
+        for part in ("sum", "count"):
+            if row.startswith(f"{name}_{part}"):
+                out[part] += float(row.rsplit(" ", 1)[1])
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its children (the workers), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+# Main ---------------------------------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenario", choices=("table", "daily", "ramp"))
+    parser.add_argument("--players", type=int, default=None, help="200 (table), 50 (daily)")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds (default 60)")
+    parser.add_argument("--grace", type=float, default=30.0, help="for requests in flight")
+    parser.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("MIN", "MAX"))
+    parser.add_argument("--level", default="standard", help="the table scenario's bots")
+    parser.add_argument("--rates", default="20,40,60,80,100,120", help="ramp: actions/s")
+    parser.add_argument("--step", type=float, default=20.0, help="ramp: seconds per rate")
+    parser.add_argument("--p99-limit", type=float, default=None, help="ms: 250, daily 500")
+    parser.add_argument("--timeout", type=float, default=30.0, help="per request, seconds")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--database", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument("--url", help="a server already running on 127.0.0.1 instead")
+    parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--seed", default="load", help="seeds the players' choices")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    if args.players is None:
+        args.players = 50 if args.scenario == "daily" else 200
+    if args.p99_limit is None:
+        args.p99_limit = 500.0 if args.scenario == "daily" else 250.0
+    args.rates = [float(r) for r in args.rates.split(",")]
+    if args.url and urlsplit(args.url).hostname not in LOOPBACK:
+        parser.error("--url must be on this machine (127.0.0.1): this is a load generator")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
+    load_before = os.getloadavg()
+    with (
+        tempfile.TemporaryDirectory(prefix="sheepshead-load-") as scratch,
+        contextlib.ExitStack() as stack,
+    ):
+        if True:
+            if args.url:
+                base, server_pid = args.url.rstrip("/"), None
+                wait_ready(base)
+            else:
+                base, server_pid = stack.enter_context(spawned_server(args, Path(scratch)))
+            cpu0 = cpu_seconds(server_pid) if server_pid else None
+            think0 = metric_sum(base, "sheepshead_bot_think_seconds")
+            report: dict[str, Any] = {
+                "scenario": args.scenario,
+                "players": args.players,
+                "workers": args.workers if not args.url else None,
+                "database": args.database if not args.url else args.url,
+                "load_average_before": [round(x, 2) for x in load_before],
+            }
+            if args.scenario == "ramp":
+                rows = asyncio.run(ramp(args, base))
+                report["steps"] = rows
+                ok = bool(rows) and rows[0]["p99_all_ms"] <= args.p99_limit
+                best = [r for r in rows if r["p99_all_ms"] <= args.p99_limit and not r["errors"]]
+                report["max_sustained"] = max((r["achieved"] for r in best), default=None)
+                print(
+                    f"max sustained with p99 <= {args.p99_limit:.0f} ms: "
+                    f"{report['max_sustained']} actions/s"
+                )
+                tally = None
+            else:
+                tally = Tally()
+                elapsed = asyncio.run(human_paced(args, base, tally))
+                report["seconds"] = round(elapsed, 1)
+                report["requests"] = {k: tally.summary(k) for k in sorted(tally.times)}
+                report["errors"] = len(tally.errors)
+                report["statuses"] = dict(tally.statuses)
+                total = sum(len(v) for k, v in tally.times.items() if k != "client loop lag")
+                report["requests_per_second"] = round(total / elapsed, 1)
+                usage = resource.getrusage(resource.RUSAGE_SELF)
+                report["client_cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 1)
+            think1 = metric_sum(base, "sheepshead_bot_think_seconds")
+            count = think1["count"] - think0["count"]
+            if count:
+                report["bot_think_mean_ms"] = round(
+                    1000 * (think1["sum"] - think0["sum"]) / count, 2
+                )
+            if server_pid and cpu0 is not None:
+                report["server_cpu_seconds"] = round(cpu_seconds(server_pid) - cpu0, 1)
+            report["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    print(json.dumps({k: v for k, v in report.items() if k not in ("requests", "steps")}))
+    if tally is not None:
+        for kind in sorted(tally.times):
+            print(line(kind, tally.summary(kind)))
+        for error in tally.errors[:10]:
+            print("error:", error)
+        main_kind = "daily action" if args.scenario == "daily" else "action"
+        p99 = tally.summary(main_kind).get("p99", float("inf"))
+        ok = not tally.errors and p99 <= args.p99_limit
+        print(
+            f"p99 per {main_kind}: {p99} ms (limit {args.p99_limit:.0f}), "
+            f"errors {len(tally.errors)}: {'OK' if ok else 'MISSED'}"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""Faults, with real server processes: SIGKILL in the middle of many games, the
+database cut away and back, and two servers racing on one action.
+
+The machinery (servers in subprocesses, a TCP proxy to cut, players that remember
+what was acknowledged, the checks) is in ``bench/faults.py``, which runs longer
+versions of the same scenarios. The PostgreSQL tests take a database of their own
+(``tests/api/test_postgres.py``'s fixture) and never stop the machine's server.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy.engine import make_url
+
+from api.test_postgres import postgres_url  # noqa: F401  (the fixture)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from faults import (
+    DATABASE_DOWN,
+    FaultPlayer,
+    ServerProcess,
+    TcpProxy,
+    check_stored,
+    cut_round,
+    kill_round,
+    migrate_database,
+    race,
+)
+
+SECRET = "faults test secret"
+
+
+def players_at(server: ServerProcess, count: int) -> list[FaultPlayer]:
+    players = [FaultPlayer(server.url, random.Random(f"faults/{i}")) for i in range(count)]
+    for player in players:
+        assert player.start().status == 201
+    return players
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'faults.db'}"
+    migrate_database(url)
+    return url
+
+
+def test_after_sigkill_every_acknowledged_action_is_there_and_every_game_plays_on(
+    tmp_path: Path, sqlite_url: str
+) -> None:
+    with ServerProcess(sqlite_url, tmp_path, SHEEPSHEAD_DAILY_SECRET=SECRET) as server:
+        server.start()
+        players = players_at(server, 8)
+        # Killed while the players play flat out: most have a request in flight.
+        outcome = kill_round(server, players, acks_before_kill=40)
+        for player in players:
+            player.close()
+    assert outcome["in_flight"] >= 1
+    assert outcome["same"] + outcome["ahead"] == len(players)
+    assert check_stored(sqlite_url) == len(players)
+
+
+@pytest.fixture
+def pg_url(postgres_url: str) -> Iterator[str]:  # noqa: F811
+    """The module's PostgreSQL database, emptied of games and migrated."""
+    migrate_database(postgres_url)
+    yield postgres_url
+
+
+@pytest.mark.postgres
+def test_without_the_database_requests_fail_fast_with_503_and_recover_without_a_restart(
+    tmp_path: Path, pg_url: str
+) -> None:
+    with TcpProxy("127.0.0.1", make_url(pg_url).port or 5432) as proxy:
+        via = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
+        with ServerProcess(
+            via, tmp_path, SHEEPSHEAD_MIGRATE="0", SHEEPSHEAD_DAILY_SECRET=SECRET
+        ) as server:
+            server.start()
+            players = players_at(server, 4)
+            result = cut_round(server, proxy, players, outage=1.5)
+            # The server was never restarted: the same process answers after.
+            assert server.process is not None and server.process.poll() is None
+            for player in players:
+                player.close()
+    assert result["healthz_during"] == 200
+    assert result["readyz_during"] == 503
+    assert result["readyz_body"]["checks"]["database"].startswith("unreachable")
+    assert result["refused_inside"] >= 4
+    assert result["messages"] == [DATABASE_DOWN]
+    assert result["slowest_refusal_s"] < 3.0
+    assert result["recovered_s"] is not None and result["recovered_s"] < 5.0
+    assert check_stored(pg_url) >= len(players)
+
+
+@pytest.mark.postgres
+def test_two_servers_given_the_same_action_at_once_apply_it_exactly_once(
+    tmp_path: Path, pg_url: str
+) -> None:
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    env = {
+        "SHEEPSHEAD_MIGRATE": "0",
+        "SHEEPSHEAD_DAILY_SECRET": SECRET,
+        # Both processes write their metrics here: either one's /metrics adds them up.
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+    }
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    with (
+        ServerProcess(pg_url, tmp_path / "one", **env) as one,
+        ServerProcess(pg_url, tmp_path / "two", **env) as two,
+    ):
+        one.start()
+        two.start()
+        totals = {"pairs": 0, "decided_by_the_database": 0, "decided_at_load": 0}
+        for game in range(4):
+            player = FaultPlayer(one.url, random.Random(f"race/{game}"))
+            assert player.start().status == 201
+            for key, value in race((one.url, two.url), player, rounds=6).items():
+                totals[key] += value
+            player.close()
+        text = httpx.get(f"{one.url}/metrics", timeout=10).text
+    assert totals["pairs"] >= 16
+    # Most pairs both loaded the same version; only the database's check split them.
+    assert totals["decided_by_the_database"] >= 1, totals
+    actions = [
+        line
+        for line in text.splitlines()
+        if line.startswith("sheepshead_http_requests_total{")
+        and 'route="/api/v1/games/{game_id}/actions"' in line
+    ]
+    served = {line.split('status="')[1][:3]: float(line.rsplit(" ", 1)[1]) for line in actions}
+    assert served == {"200": totals["pairs"], "409": totals["pairs"]}
+    assert check_stored(pg_url) >= 4
