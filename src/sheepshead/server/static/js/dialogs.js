@@ -275,7 +275,8 @@ function drawReview() {
       if (bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: t("buried") };
       else if (played.has(c)) marks[c] = { cls: "gone", word: t("played") };
     }
-    box.append(cardRow(all, t("{name}'s cards", { name: nameOf(table, seat) }), marks));
+    const label = seat === table.seat ? t("Your cards") : t("{name}'s cards", { name: nameOf(table, seat) });
+    box.append(cardRow(all, label, marks));
     seats.append(box);
   });
   if (r.picker === null || r.picker === undefined) {
