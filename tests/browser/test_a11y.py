@@ -11,11 +11,12 @@ opens (``add_init_script``, which a Content-Security-Policy does not stop).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -150,15 +151,15 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
 
 
 class Audit:
-    """axe on each state; every finding is reported together at the end."""
+    """axe (and ``also``, a check of our own) on each state; every finding is reported
+    together at the end."""
 
-    def __init__(self) -> None:
+    def __init__(self, also: Callable[[Page], list[str]] | None = None) -> None:
         self.found: dict[str, list[str]] = {}
-        self.states: list[str] = []
+        self.also = also
 
     def check(self, page: Page, state: str) -> None:
-        self.states.append(state)
-        lines = []
+        lines = [f"  {problem}" for problem in (self.also(page) if self.also else [])]
         for v in axe_violations(page):
             lines.append(f"  {v['id']} ({v['impact']}): {v['help']}")
             for node in v["nodes"][:4]:
@@ -311,3 +312,379 @@ def test_every_table_state_has_no_axe_violation(browser: Browser, server: str, l
     audit.assert_clean()
     assert {"picking", "burying", "calling", "playing", "summary", "dialogs"} <= seen, seen
     assert errors == []
+
+
+# --- the keyboard and the live region ----------------------------------------------
+
+# Everything the live region says, as a screen reader hears it: each line it receives
+# (the region itself keeps only the latest forty).
+HEAR = """
+new MutationObserver((changes) => {
+  for (const change of changes)
+    for (const node of change.addedNodes)
+      if (node.nodeType === 1) (window.heard = window.heard || []).push(node.textContent);
+}).observe(document.getElementById("log") || document.body, {childList: true});
+"""
+CARD = r"the (seven|eight|nine|ten|jack|queen|king|ace) of (clubs|spades|hearts|diamonds)"
+PLAY = re.compile(rf"^(You play|[A-Z]\w+ plays) ({CARD}|a card face down)$")
+TAKE = re.compile(r"^(You take|[A-Z]\w+ takes) the trick(: \d+ points|, with a face-down card)$")
+
+
+def heard(page: Page) -> list[str]:
+    lines: list[str] = page.evaluate("window.heard || []")
+    return lines
+
+
+def key_decision(page: Page, kinds: set[str]) -> None:
+    """The decision in front of the player, with keys only. Focus must already be on
+    a control for it: the hand's cards when the choice is a card, else a decision."""
+    now = phase(page)
+    where = focused(page)
+    in_hand = where["inHand"] == "true" and where["live"] == "true"
+    in_actions = page.evaluate("!!document.activeElement.closest('#actions')")
+    if now in ("playing", "burying"):
+        assert in_hand, f"{now}: focus is not on a card that can be chosen: {where}"
+    else:
+        assert in_actions, f"{now}: focus is not on the decision's buttons: {where}"
+    if now == "picking":
+        kinds.add("pick")
+        assert where["action"] == "pick", where
+        page.keyboard.press("Enter")
+    elif now == "burying":
+        kinds.add("bury")
+        bury = page.locator('#actions [data-ui="bury"]')
+        for _ in range(16):
+            if bury.get_attribute("aria-disabled") != "true":
+                break
+            if focused(page)["live"] == "true" and page.evaluate(
+                "document.activeElement.getAttribute('aria-pressed') === 'false'"
+            ):
+                page.keyboard.press("Space")
+            else:
+                page.keyboard.press("ArrowRight")
+        for _ in range(6):
+            if focused(page)["ui"] == "bury":
+                break
+            page.keyboard.press("Shift+Tab")
+        assert focused(page)["ui"] == "bury"
+        page.keyboard.press("Enter")
+    elif now == "calling":
+        kinds.add("call" if where["action"].startswith("call ") else where["action"] or "call")
+        page.keyboard.press("Enter")
+        if where["ui"] == "call-unknown":
+            wait_idle(page)
+            assert focused(page)["live"] == "true", "choosing the unknown card starts in the hand"
+            page.keyboard.press("Enter")
+    elif now == "playing":
+        kinds.add("play")
+        page.keyboard.press("Enter")
+    else:
+        kinds.add(now)
+        page.keyboard.press("Enter")
+
+
+def check_tricks_told(lines: list[str], players: int) -> int:
+    """Each trick is told play by play, in words, then who took it. Returns the tricks."""
+    tricks = 0
+    plays: list[str] = []
+    for line in lines:
+        if PLAY.match(line):
+            plays.append(line)
+        elif TAKE.match(line):
+            assert len(plays) == players, f"a trick told with {len(plays)} plays: {plays}"
+            tricks += 1
+            plays = []
+    assert plays == [], f"plays told without their trick's end: {plays}"
+    return tricks
+
+
+def check_partner_told(lines: list[str]) -> None:
+    """When another seat plays the called card, the next thing said is who the partner is."""
+    called = None
+    for line in lines:
+        found = re.search(rf"(?:call|calls) ({CARD})", line)
+        if found:
+            called = found.group(1)
+    if called is None:
+        return
+    for i, line in enumerate(lines):
+        found = re.match(rf"^([A-Z]\w+) plays {called}$", line)
+        if found and i + 1 < len(lines):
+            who = found.group(1)
+            picker = any(line.startswith(f"{who} picks") for line in lines)
+            if not picker:
+                assert lines[i + 1] == f"{who} is the picker's partner.", lines[i : i + 2]
+
+
+def test_a_hand_with_the_keyboard_alone_is_told_in_words(context: BrowserContext) -> None:
+    """No mouse: focus goes to each decision, every control answers to keys, the
+    dialogs hand focus back; a screen reader hears every play, trick, partner and score."""
+    context.add_init_script(f"addEventListener('DOMContentLoaded', () => {{{HEAR}}})")
+    page = context.new_page()
+    errors = watch(page)
+    # The first Tab stop skips to the content.
+    page.goto("/guide")
+    page.keyboard.press("Tab")
+    assert focused(page)["text"] and page.evaluate("document.activeElement.hash") == "#main"
+    page.goto("/play")
+    wait_idle(page)
+    # A dialog opened from the keyboard gives the focus back to what opened it.
+    page.focus("#open-settings")
+    page.keyboard.press("Enter")
+    expect(page.locator("#dlg-settings")).to_be_visible()
+    assert page.evaluate("!!document.activeElement.closest('#dlg-settings')")
+    page.keyboard.press("Escape")
+    expect(page.locator("#open-settings")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    for _ in range(12):
+        if page.evaluate("!!document.activeElement.closest('#actions, #hand')"):
+            break
+        page.keyboard.press("Tab")
+    kinds: set[str] = set()
+    players = page.locator("#seats .seat").count() + 1
+    for _ in range(HAND_LIMIT):
+        wait_idle(page)
+        if summary_open(page):
+            break
+        key_decision(page, kinds)
+    else:
+        raise AssertionError("the hand did not end")
+    assert "play" in kinds
+    # The summary has the focus; Escape closes it onto the next hand's button.
+    assert page.evaluate("document.activeElement.closest('dialog')?.id") == "dlg-summary"
+    page.keyboard.press("Escape")
+    expect(page.locator('#actions [data-ui="next-hand"]')).to_be_focused()
+    lines = heard(page)
+    tricks = check_tricks_told(lines, players)
+    if not any("thrown in" in line for line in lines):
+        assert tricks == 30 // players or tricks == 32 // players, (tricks, lines)
+    check_partner_told(lines)
+    assert any(re.search(r"You score ([+-]\d+|0)\.$", line) for line in lines), lines[-3:]
+    assert re.match(r"^Your total: [+-]?\d+\.$", lines[-1]), lines[-1]
+    # The live region is a polite log that assistive technology can read.
+    log = page.locator("#log")
+    assert log.get_attribute("role") == "log" and log.get_attribute("aria-live") == "polite"
+    assert page.evaluate("!document.getElementById('log').closest('[aria-hidden=true]')")
+    assert errors == []
+
+
+# --- phones: targets and the hand in two rows --------------------------------------
+
+SMALL_TARGETS = """min => {
+  const out = [];
+  const shown = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'
+    && !e.closest('dialog:not([open]), [hidden], .sr-only');
+  const open = document.querySelector('dialog[open]');
+  const targets = (open || document).querySelectorAll(
+    'button, a.button, .site-header a, #actions a, select');
+  for (const e of targets) {
+    if (!shown(e)) continue;
+    const r = e.getBoundingClientRect();
+    const name = (e.getAttribute('aria-label') || e.innerText).trim();
+    const size = `${Math.round(r.width)} x ${Math.round(r.height)}`;
+    if (r.width < min - 0.5 || r.height < min - 0.5)
+      out.push(`${e.tagName.toLowerCase()} "${name}" is ${size}`);
+  }
+  return out;
+}"""
+
+
+def small_targets(page: Page) -> list[str]:
+    found: list[str] = page.evaluate(SMALL_TARGETS, MIN_TARGET)
+    return found
+
+
+def card_rows(page: Page) -> list[int]:
+    """How many of the player's cards sit in each row (by their places in the layout:
+    a chosen or focused card is lifted a little, still in its row)."""
+    tops: list[float] = page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.offsetTop)")
+    rows: dict[float, int] = {}
+    for top in tops:
+        rows[top] = rows.get(top, 0) + 1
+    return [rows[top] for top in sorted(rows)]
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.evaluate("innerWidth"), f"the page scrolls sideways: {width}"
+
+
+def test_on_a_phone_every_table_state_is_clean_with_targets_big_enough(
+    browser: Browser, server: str
+) -> None:
+    """axe and a 44 x 44 px check on every state and dialog of a hand on a phone."""
+    audit = Audit(also=small_targets)
+    context = new_context(browser, server, viewport=PHONE)
+    try:
+        page = context.new_page()
+        errors = watch(page)
+        page.goto("/play")
+        seen = check_table_states(page, audit, "phone")
+        no_sideways_scroll(page)
+    finally:
+        context.close()
+    audit.assert_clean()
+    assert {"picking", "burying", "calling", "playing", "summary"} <= seen, seen
+    assert errors == []
+
+
+def test_on_a_phone_ten_cards_and_more_wrap_into_two_rows(browser: Browser, server: str) -> None:
+    rules = {"players": 3, "partner": "none"}
+    context = new_context(browser, server, viewport=PHONE, settings={"rules": rules})
+    try:
+        page = context.new_page()
+        page.goto("/play")
+        wait_idle(page)
+        for _ in range(6):
+            if phase(page) == "picking":
+                break
+            next_hand(page) if phase(page) == "over" else decide(page, set())
+            wait_idle(page)
+        counts = [card_rows(page)]
+        if page.locator('#actions [data-action="pick"]').count():
+            # The picker holds twelve cards while burying.
+            page.locator('#actions [data-action="pick"]').click()
+            wait_idle(page)
+            counts.append(card_rows(page))
+        for rows in counts:
+            assert len(rows) == 2 and sum(rows) >= 10, rows
+        boxes = page.locator("#hand .card").evaluate_all(
+            "cs => cs.map(c => c.getBoundingClientRect().toJSON())"
+        )
+        for box in boxes:
+            assert box["width"] >= MIN_TARGET and box["height"] >= MIN_TARGET, box
+            assert box["left"] >= 0 and box["right"] <= PHONE["width"], box
+        # Cards side by side do not overlap, so each one's whole face is its target.
+        lefts = sorted((b["top"], b["left"], b["right"]) for b in boxes)
+        for (top, _, right), (next_top, next_left, _) in itertools.pairwise(lefts):
+            assert top != next_top or next_left >= right, (right, next_left)
+        assert small_targets(page) == []
+        no_sideways_scroll(page)
+    finally:
+        context.close()
+
+
+# --- text at 200 %, and reflow ------------------------------------------------------
+
+# Each piece of text that cannot be read whole: past the window's side (outside a box
+# that scrolls sideways), cut off by a box that hides its overflow, or covered by
+# another element. Hidden text (for screen readers only) is not looked at.
+LOST_TEXT = r"""() => {
+  const out = [];
+  const W = innerWidth, H = innerHeight;
+  // Under a modal dialog the page is inert: only the dialog is read.
+  const root = document.querySelector('dialog[open]') || document.body;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  // What hides what lies under it: a replaced element, a control, a background.
+  const paints = (e) => e instanceof SVGElement
+    || /^(IMG|BUTTON|INPUT|SELECT|TEXTAREA)$/.test(e.tagName)
+    || getComputedStyle(e).backgroundImage !== 'none'
+    || !/^(transparent|rgba\(.*, 0\))$/.test(getComputedStyle(e).backgroundColor);
+  const say = (node, why) => out.push(`"${node.textContent.trim().slice(0, 40)}" ${why}`);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || !el.getClientRects().length) continue;
+    if (el.closest('.sr-only, [aria-hidden="true"], dialog:not([open]), svg, noscript, script'))
+      continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.width < 1 || r.height < 1) continue;
+      let scrolls = false, cut = false, hidden = false;
+      for (let a = el; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (['auto', 'scroll'].includes(s.overflowX)) { scrolls = true; break; }
+        if (['hidden', 'clip'].includes(s.overflowX) || ['hidden', 'clip'].includes(s.overflowY)) {
+          const b = a.getBoundingClientRect();
+          if (b.width <= 1 || b.height <= 1) { hidden = true; break; }  // for screen readers
+          const out = r.left < b.left - 1 || r.right > b.right + 1;
+          if (out || r.top < b.top - 1 || r.bottom > b.bottom + 1) cut = true;
+        }
+      }
+      if (hidden) break;
+      if (cut) { say(node, 'is cut off'); break; }
+      const box = el.getBoundingClientRect();
+      if (paints(el) && (r.top < box.top - 2 || r.bottom > box.bottom + 2)) {
+        say(node, 'spills out of its box');
+        break;
+      }
+      if (!scrolls && (r.left < -1 || r.right > W + 1)) { say(node, 'goes past the side'); break; }
+      const y = r.top + r.height / 2;
+      if (scrolls || y < 0 || y > H) continue;
+      for (const x of [r.left + 2, r.left + r.width / 2, r.right - 2]) {
+        const above = [];
+        for (const hit of document.elementsFromPoint(x, y)) {
+          if (hit === el || el.contains(hit) || hit.contains(el)) break;
+          if (paints(hit)) above.push(hit);
+        }
+        if (above.length) {
+          const hit = above[0];
+          say(node, `is covered by ${hit.tagName.toLowerCase()}.${hit.getAttribute('class')}`);
+          break;
+        }
+      }
+    }
+  }
+  if (document.documentElement.scrollWidth > W) out.push(`the page scrolls sideways`);
+  return out;
+}"""
+
+ZOOM_PAGES = ["/", "/guide/scoring", "/guide/picking", "/daily", "/leaderboard", "/privacy"]
+
+
+def lost_text(page: Page) -> list[str]:
+    found: list[str] = page.evaluate(LOST_TEXT)
+    return found
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["text 200%", "page zoom 200%", "320 px wide"],
+)
+def test_nothing_is_lost_at_200_percent(
+    browser: Browser, server: str, how: str, artifacts: Path
+) -> None:
+    """Text-only zoom (the root font size doubled on a desktop), page zoom (a 1280 px
+    window at 200 %: 640 CSS px at twice the pixel density) and reflow at 320 CSS px."""
+    viewport, scale = {
+        "text 200%": (DESKTOP, 1.0),
+        "page zoom 200%": ({"width": 640, "height": 400}, 2.0),
+        "320 px wide": ({"width": 320, "height": 640}, 1.0),
+    }[how]
+    context = new_context(browser, server, viewport=viewport, scale=scale, axe=False)
+    if how == "text 200%":
+        context.add_init_script(
+            "addEventListener('DOMContentLoaded', () => "
+            "{document.documentElement.style.fontSize = '200%'})"
+        )
+    found: dict[str, list[str]] = {}
+    try:
+        page = context.new_page()
+        for path in [*ZOOM_PAGES, f"/verify?seed={SEED}&players=5"]:
+            visit(page, path)
+            if problems := lost_text(page):
+                found[path] = problems
+        page.goto("/play")
+        wait_idle(page)
+        kinds: set[str] = set()
+        for _ in range(HAND_LIMIT):
+            wait_idle(page)
+            if summary_open(page):
+                break
+            now = phase(page)
+            if now not in kinds and (problems := lost_text(page)):
+                found[f"/play {now}"] = problems
+            kinds.add(now)
+            decide(page, set())
+        # The hand's summary, then the table once it is closed.
+        if problems := lost_text(page):
+            found["/play summary"] = problems
+        page.keyboard.press("Escape")
+        if problems := lost_text(page):
+            found["/play over"] = problems
+        page.screenshot(path=str(artifacts / f"zoom-{how.replace(' ', '-').strip('%')}.png"))
+    finally:
+        context.close()
+    report = "\n".join(f"[{where}] " + "; ".join(problems) for where, problems in found.items())
+    assert not found, f"{how}:\n{report}"

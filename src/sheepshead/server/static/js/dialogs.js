@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { cardName, cardSvg } from "./cards.js";
 import { list, num, signed, t, tn } from "./i18n.js";
-import { bindRuleLinks } from "./guide.js";
+import { bindRuleLinks, keyboardScrollers } from "./guide.js";
 import { $, focusDecision, nameOf, resultLine } from "./render.js";
 import { PARTNER_PLAYERS, fitRules, presetRules, saveSettings, store } from "./state.js";
 import { nameIn } from "./words.js";
@@ -152,6 +152,7 @@ export function openScores() {
   else body.append(scoreTable(table));
   body.append(fairness(table));
   open("dlg-scores");
+  keyboardScrollers($("dlg-scores"));
 }
 
 // --- summary ----------------------------------------------------------------------
