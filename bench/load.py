@@ -200,13 +200,24 @@ class Player:
         return True
 
 
-async def loop_lag(tally: Tally, deadline: float, tick: float = 0.01) -> None:
-    """How late this script's own event loop wakes up: the part of the client's figures
-    that is the client's, not the server's."""
+async def loop_lag(
+    tally: Tally, deadline: float, client: httpx.AsyncClient, tick: float = 0.01
+) -> None:
+    """How late this script's own event loop wakes up (the part of the client's figures
+    that is the client's, not the server's), and, every 10 ticks, how long the server
+    takes to answer ``/healthz`` (answered on its event loop, no thread, no database:
+    the time a request waits before the app even sees it)."""
+    n = 0
     while time.perf_counter() < deadline:
         started = time.perf_counter()
         await asyncio.sleep(tick)
         tally.times["client loop lag"].append(time.perf_counter() - started - tick)
+        n += 1
+        if n % 10 == 0:
+            started = time.perf_counter()
+            with contextlib.suppress(httpx.HTTPError):
+                await client.get("/healthz")
+                tally.times["healthz"].append(time.perf_counter() - started)
 
 
 async def human_paced(args: argparse.Namespace, base_url: str, tally: Tally) -> float:
@@ -237,7 +248,7 @@ async def human_paced(args: argparse.Namespace, base_url: str, tally: Tally) -> 
                 await asyncio.sleep(rng.uniform(low, high))
 
         tasks = [asyncio.create_task(play(i)) for i in range(args.players)]
-        lag = asyncio.create_task(loop_lag(tally, deadline))
+        lag = asyncio.create_task(loop_lag(tally, deadline, client))
         _, pending = await asyncio.wait(tasks, timeout=args.duration + args.grace)
         lag.cancel()
         for task in pending:
@@ -534,7 +545,11 @@ def main() -> int:
                 report["requests"] = {k: tally.summary(k) for k in sorted(tally.times)}
                 report["errors"] = len(tally.errors)
                 report["statuses"] = dict(tally.statuses)
-                total = sum(len(v) for k, v in tally.times.items() if k != "client loop lag")
+                total = sum(
+                    len(v)
+                    for k, v in tally.times.items()
+                    if k not in ("client loop lag", "healthz")
+                )
                 report["requests_per_second"] = round(total / elapsed, 1)
                 usage = resource.getrusage(resource.RUSAGE_SELF)
                 report["client_cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 1)
