@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import make_url
 
 
@@ -13,7 +14,9 @@ def open_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file's directory is created if missing."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url)
+        _ping_when_idle(engine)
+        return engine
     database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
@@ -21,6 +24,38 @@ def open_engine(url: str) -> Engine:
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+#: A pooled connection left unused longer than this is checked before use.
+IDLE_PING_SECONDS = 10.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Check a pooled connection before use only if it sat idle for a while.
+
+    SQLAlchemy's ``pool_pre_ping`` costs a round trip on every checkout (four per
+    action). A connection in steady use does not need it: should the database drop it
+    anyway, the request fails with 503, and SQLAlchemy drops every pooled connection
+    made before, so the next request connects afresh. A connection idle for longer,
+    say across a database restart at night, is checked, so that nobody sees that 503.
+    """
+
+    def checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error:
+            # The database went away and came back: its other idle connections are
+            # gone too. The pool drops them all and connects again.
+            raise exc.InvalidatePoolError() from None
+
+    event.listen(engine, "checkin", checkin)
+    event.listen(engine, "checkout", checkout)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
