@@ -688,3 +688,165 @@ def test_nothing_is_lost_at_200_percent(
         context.close()
     report = "\n".join(f"[{where}] " + "; ".join(problems) for where, problems in found.items())
     assert not found, f"{how}:\n{report}"
+
+
+# --- reduced motion ------------------------------------------------------------------
+
+# Every movement a page makes: scripted animations, CSS animations and transitions.
+MOTION = """
+window.motion = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  const ms = typeof options === 'number' ? options : (options && options.duration) || 0;
+  if (ms > 0) window.motion.push(`animate ${ms} ms`);
+  return animate.call(this, frames, options);
+};
+addEventListener('animationstart', (e) => window.motion.push(`css ${e.animationName}`), true);
+addEventListener('transitionrun', (e) => window.motion.push(`transition ${e.propertyName}`), true);
+"""
+
+
+def play_a_hand_watching_motion(browser: Browser, server: str, motion: str) -> list[str]:
+    # The slowest pace: only the player's wish for less motion may stop it.
+    context = new_context(browser, server, settings={"pace": "slow"}, reduced_motion=motion)
+    context.add_init_script(MOTION)
+    try:
+        page = context.new_page()
+        page.goto("/guide")
+        page.locator(".trick-demo[data-state='done']").wait_for(timeout=20_000)
+        page.goto("/play")
+        wait_idle(page)
+        for _ in range(HAND_LIMIT):
+            if summary_open(page):
+                break
+            if motion != "reduce" and page.evaluate("window.motion.length > 3"):
+                break
+            page.locator("#hand .card").first.hover()
+            decide(page, set())
+            page.keyboard.press("Escape")  # hurries the computer players along
+            wait_idle(page)
+        seen: list[str] = page.evaluate("window.motion")
+    finally:
+        context.close()
+    return seen
+
+
+def test_reduced_motion_is_respected(browser: Browser, server: str) -> None:
+    """Asked for less motion, neither the table (at its slowest pace) nor the guide's
+    trick demonstration moves anything; without that wish both do."""
+    assert play_a_hand_watching_motion(browser, server, "reduce") == []
+    assert play_a_hand_watching_motion(browser, server, "no-preference") != []
+
+
+# --- colour is never the only signal ---------------------------------------------------
+
+SUIT_COLOURS = """() => {
+  const out = {};
+  for (const suit of 'CSHD') {
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.setAttribute('class', `cardsvg suit-${suit}`);
+    document.body.append(svg);
+    out[suit] = getComputedStyle(svg).color;
+    svg.remove();
+  }
+  return out;
+}"""
+
+
+def luminance(colour: str) -> float:
+    r, g, b = (int(x) / 255 for x in re.findall(r"[\d.]+", colour)[:3])
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_suits_have_shapes_and_names_and_a_four_colour_deck(browser: Browser, server: str) -> None:
+    for four, kinds in ((False, 2), (True, 4)):
+        context = new_context(browser, server, settings={"fourColour": four}, axe=False)
+        try:
+            page = context.new_page()
+            page.goto("/play")
+            wait_idle(page)
+            colours: dict[str, str] = page.evaluate(SUIT_COLOURS)
+            shapes = page.evaluate(
+                "[...'CSHD'].map(s => document.getElementById(`pip-${s}`).innerHTML)"
+            )
+            names = page.locator("#hand .card").evaluate_all(
+                "cs => cs.map(c => [c.dataset.card, c.getAttribute('aria-label')])"
+            )
+        finally:
+            context.close()
+        # Red and black, or four colours; each one stands out on the white card.
+        assert len(set(colours.values())) == kinds, colours
+        for colour in colours.values():
+            assert contrast(colour, "rgb(255, 255, 255)") >= 4.5, colour
+        # Each suit has its own shape, and each card says its suit in words.
+        assert len(set(shapes)) == 4
+        words = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+        for card, label in names:
+            assert label.endswith(f"of {words[card[1]]}") or ", " in label, (card, label)
+
+
+# axe cannot judge text on the felt's gradient: here each text on it is measured
+# against the gradient's lightest colour, under the boxes it sits in.
+FELT_TEXT = r"""() => {
+  const rgba = (s) => {
+    const v = s.match(/[\d.]+/g).map(Number);
+    return [v[0], v[1], v[2], v[3] ?? 1];
+  };
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3]));
+  const light = getComputedStyle(document.documentElement).getPropertyValue('--felt-light').trim();
+  const base = [1, 3, 5].map((i) => parseInt(light.slice(i, i + 2), 16));
+  const out = [];
+  for (const felt of document.querySelectorAll('#felt, .demo-stage')) {
+    const walker = document.createTreeWalker(felt, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!node.textContent.trim() || !el.getClientRects().length) continue;
+      if (el.closest('.sr-only')) continue;
+      const chain = [];
+      for (let a = el; a && a !== felt; a = a.parentElement) chain.unshift(a);
+      let bg = base;
+      for (const a of chain) {
+        const c = rgba(getComputedStyle(a).backgroundColor);
+        if (c[3] > 0) bg = over(c, bg);
+      }
+      const style = getComputedStyle(el);
+      const fg = over(rgba(style.color), bg);
+      const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      const ratio = (hi + 0.05) / (lo + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) out.push(`"${node.textContent.trim()}" ${ratio.toFixed(2)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_text_on_the_felt_has_enough_contrast(context: BrowserContext) -> None:
+    page = context.new_page()
+    page.goto("/play")
+    wait_idle(page)
+    kinds: set[str] = set()
+    found: dict[str, list[str]] = {}
+    for _ in range(HAND_LIMIT):
+        wait_idle(page)
+        if summary_open(page):
+            break
+        if problems := page.evaluate(FELT_TEXT):
+            found[phase(page)] = problems
+        decide(page, kinds)
+    page.goto("/guide")
+    page.locator(".trick-demo[data-state='done']").wait_for(timeout=20_000)
+    if problems := page.evaluate(FELT_TEXT):
+        found["the guide's trick"] = problems
+    assert not found, found
