@@ -18,16 +18,16 @@ gettext catalogs (``sheepshead/locale``), and numbers and dates in that language
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
-from datetime import date
+from datetime import UTC, date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import jinja2
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -184,10 +184,10 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 def pgettext(context: str, message: str) -> str:
     """For one English word with two meanings ("Play": the site's tab, or what is played)."""
-    return translations(current()).pgettext(context, message)
+    return str(translations(current()).pgettext(context, message))
 
 
-def _is_script_message(locations: list[tuple[str, int | None]]) -> bool:
+def _is_script_message(locations: Sequence[tuple[str, int | None]]) -> bool:
     return any(path.endswith(".js") for path, _ in locations)
 
 
@@ -204,9 +204,9 @@ def script_messages(lang: str) -> dict[str, str | list[str]]:
         if isinstance(message.id, tuple):
             forms = [str(s) for s in message.string or ()]
             if forms and all(forms):
-                out[message.id[0]] = forms
+                out[str(message.id[0])] = forms
         elif message.string:
-            out[message.id] = str(message.string)
+            out[str(message.id)] = str(message.string)
     return out
 
 
@@ -237,6 +237,16 @@ def long_date(day: date | str) -> str:
     lang = current()
     when = date.fromisoformat(day) if isinstance(day, str) else day
     return digits(format_date(when, format="long", locale=lang), lang)
+
+
+def moment(instant: str) -> str:
+    """An ISO instant as the language writes a date and time, in UTC (the page's script
+    shows it again in the reader's own time zone)."""
+    lang = current()
+    when = datetime.fromisoformat(instant).astimezone(UTC)
+    # Bengali clocks read in 24 hours here: CLDR's Bengali "AM"/"PM" are Latin letters.
+    time = format_time(when, "HH:mm" if lang == "bn" else "short", tzinfo=UTC, locale=lang)
+    return f"{long_date(when.date())}, {digits(time, lang)} UTC"
 
 
 def card_name(card: Card | str | Any) -> str:
@@ -275,10 +285,11 @@ def _lang_url(context: Mapping[str, Any], lang: str) -> str:
 
 
 def install(env: jinja2.Environment) -> None:
-    """Give templates ``_``/``gettext``/``ngettext``/``pgettext`` and ``{% trans %}`` in the request's
-    language, ``current_lang()``, ``languages``, ``lang_url(code)``, ``card_name(c)``,
-    ``script_messages()``, and the filters ``num``, ``signed``, ``longdate``, ``cardname``,
-    ``cards`` (card names joined as a list) and ``digits``."""
+    """Give templates ``_``, ``gettext``, ``ngettext``, ``pgettext`` and ``{% trans %}`` in
+    the request's language, ``current_lang()``, ``languages``, ``lang_url(code)``,
+    ``card_name(c)``, ``script_messages()``, and the filters ``num``, ``signed``,
+    ``longdate``, ``moment``, ``cardname``, ``cards`` (card names joined as a list) and
+    ``digits``."""
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -292,6 +303,7 @@ def install(env: jinja2.Environment) -> None:
     env.filters["num"] = number
     env.filters["signed"] = signed
     env.filters["longdate"] = long_date
+    env.filters["moment"] = moment
     env.filters["cards"] = card_list
     env.filters["cardname"] = card_name
     env.filters["digits"] = lambda text: digits(str(text))
