@@ -129,10 +129,11 @@ function scoreTable(table) {
 
 function fairness(table) {
   const box = el("div", { class: "fairness" });
-  box.append(el("p", {}, `${t("Hand {n}'s deal fingerprint (SHA-256 of its seed):", { n: num(table.hand_number) })} `));
+  const n = num(table.hand_number);
+  box.append(el("p", {}, t("Hand {n}'s deal fingerprint (SHA-256 of its seed):", { n }) + " "));
   box.lastChild.append(el("code", { class: "hash" }, table.seed_sha256));
   if (table.seed) {
-    const p = el("p", {}, `${t("Its seed, revealed now that the hand is over:")} `);
+    const p = el("p", {}, t("Its seed, revealed now that the hand is over:") + " ");
     p.append(el("code", { class: "hash" }, table.seed), " ");
     const link = el("a", { href: `/verify?seed=${table.seed}&players=${table.players}` }, t("check this deal"));
     p.append(link);

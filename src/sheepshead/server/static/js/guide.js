@@ -267,7 +267,7 @@ export function ruleLink(anchor, why = "") {
   link.href = `/guide/rule/${anchor}`;
   link.dataset.rule = anchor;
   const words = RULE_WORDS[anchor] || t("This rule");
-  link.textContent = why ? `${t("Why?")} ${words}` : words;
+  link.textContent = why ? [t("Why?"), words].join(" ") : words;
   return link;
 }
 

@@ -26,7 +26,7 @@ function row(line) {
   const tr = el("tr", line.you ? { class: "is-me" } : {});
   tr.append(el("td", { class: "num" }, line.rank === null || line.rank === undefined ? "–" : num(line.rank)));
   const who = el("th", { scope: "row" }, line.name);
-  if (line.you) who.append(` ${t("(you)")}`);
+  if (line.you) who.append(" " + t("(you)"));
   tr.append(who, el("td", { class: "num" }, pct(line.score)), el("td", { class: "num" }, signed(line.total)));
   return tr;
 }
@@ -59,7 +59,7 @@ function drawMe(board) {
     total: signed(me.total),
     percentile: pct(me.percentile),
   });
-  if (board.field <= 1) line += ` ${t("You are the only player so far: everyone starts at {half}.", { half: pct(50) })}`;
+  if (board.field <= 1) line += " " + t("You are the only player so far: everyone starts at {half}.", { half: pct(50) });
   box.append(el("p", { class: "result-line", id: "board-my-line" }, line));
   const share = el("button", { type: "button", id: "board-share" }, t("Share my result"));
   const out = el("output", { id: "board-share-out", class: "small" });
@@ -109,8 +109,8 @@ async function showDay(date) {
   let status = board.final
     ? tn("{n} player: final.", "{n} players: final.", board.field)
     : tn("{n} player: the board moves as players finish.", "{n} players: the board moves as players finish.", board.field);
-  if (board.seed) status += ` ${t("The day's seed: {seed}", { seed: board.seed })}`;
-  else status += ` ${t("Seed fingerprint: {hash}", { hash: board.commitment })}`;
+  if (board.seed) status += " " + t("The day's seed: {seed}", { seed: board.seed });
+  else status += " " + t("Seed fingerprint: {hash}", { hash: board.commitment });
   $("board-status").textContent = status;
   drawRows(board.top, t("Nobody has finished this day yet."));
   drawMe(board);
@@ -123,7 +123,10 @@ async function showWeek() {
   if (reply.kind !== "ok") return;
   const week = reply.body;
   $("board-title").textContent = t("The week of {day}", { day: day(week.week_of) });
-  $("board-status").textContent = `${tn("{n} player.", "{n} players.", week.players)} ${t("A week's score is the sum of the day scores: every day played counts.")}`;
+  $("board-status").textContent = [
+    tn("{n} player.", "{n} players.", week.players),
+    t("A week's score is the sum of the day scores: every day played counts."),
+  ].join(" ");
   $("board-me").replaceChildren();
   $("board-deals").replaceChildren();
   drawRows(week.top, t("Nobody has played this week yet."));
@@ -142,7 +145,7 @@ async function showDays() {
       $("board-date").value = past.date;
       showDay(past.date);
     });
-    item.append(link, ` (${tn("{n} player", "{n} players", past.field)}) `);
+    item.append(link, " (" + tn("{n} player", "{n} players", past.field) + ") ");
     if (past.seed) {
       item.append(el("a", { href: `/verify/daily?date=${past.date}&seed=${past.seed}` }, t("check its deals")));
     }

@@ -365,8 +365,8 @@ export function resultLine(table) {
   const r = hand.result;
   const mine = r.scores[table.seat];
   const score = t("This hand: {score}.", { score: signed(mine) });
-  if (r.result === "doubler") return `${t("Nobody picked: the hand is thrown in.")} ${total}`;
-  if (r.leaster) return `${t("Leaster over.")} ${score} ${total}`;
+  if (r.result === "doubler") return [t("Nobody picked: the hand is thrown in."), total].join(" ");
+  if (r.leaster) return [t("Leaster over."), score, total].join(" ");
   const won = r.result.startsWith("win");
   const points = num(r.points[0]);
   const name = nameOf(table, r.picker);
@@ -422,7 +422,7 @@ function renderInfo(table) {
   if (v.multiplier > 1) parts.push(t("counts ×{n}", { n: num(v.multiplier) }));
   const info = $("info");
   info.replaceChildren(parts.join(" · "));
-  const fp = el("span", { class: "fingerprint" }, ` · ${t("deal {fingerprint}", { fingerprint: table.seed_sha256.slice(0, 8) })}`);
+  const fp = el("span", { class: "fingerprint" }, " · " + t("deal {fingerprint}", { fingerprint: table.seed_sha256.slice(0, 8) }));
   fp.title = t("SHA-256 of this hand's seed: {hash}", { hash: table.seed_sha256 });
   info.append(fp);
 }
@@ -482,7 +482,7 @@ export function pointsLine(table, sc) {
     }
   }
   const line = t("Card points: picker's side {picker}, defenders {defenders}", { picker: num(picker), defenders: num(defenders) });
-  return faceDown ? `${line} ${t("(and a trick with a face-down card)")}` : line;
+  return faceDown ? [line, t("(and a trick with a face-down card)")].join(" ") : line;
 }
 
 /** "Ann 12, Bob 0, …": each seat's card points, in the page's digits. */

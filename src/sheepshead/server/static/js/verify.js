@@ -32,7 +32,7 @@ function line(label, cards) {
 
 function draw(box, result) {
   const hash = document.createElement("p");
-  hash.textContent = `${t("SHA-256 of the seed:")} `;
+  hash.textContent = t("SHA-256 of the seed:") + " ";
   const code = document.createElement("code");
   code.className = "hash";
   code.textContent = result.seed_sha256;

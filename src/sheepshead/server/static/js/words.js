@@ -98,18 +98,19 @@ export function handText(table) {
   const r = hand.result;
   const mine = r.scores[table.seat];
   const tail = t("You score {score}.", { score: signed(mine) });
-  if (r.result === "doubler") return `${t("Everyone passed: the hand is thrown in and the next one counts double.")} ${tail}`;
+  if (r.result === "doubler") return [t("Everyone passed: the hand is thrown in and the next one counts double."), tail].join(" ");
   if (r.leaster) {
     const winners = r.scores.map((s, seat) => [s, seat]).filter(([s]) => s > 0).map(([, seat]) => seat);
-    if (!winners.length) return `${t("Leaster: everyone ties, nobody scores.")} ${tail}`;
+    if (!winners.length) return [t("Leaster: everyone ties, nobody scores."), tail].join(" ");
     const names = list(winners.map((seat) => nameIn(table, seat)));
     const low = r.points[winners[0]];
-    return `${tn("Leaster: won by {names}, with {n} card point.", "Leaster: won by {names}, with {n} card points.", low, { names })} ${tail}`;
+    const won = tn("Leaster: won by {names}, with {n} card point.", "Leaster: won by {names}, with {n} card points.", low, { names });
+    return [won, tail].join(" ");
   }
   const side = list([r.picker, ...r.partners].map((seat) => nameIn(table, seat)));
   const words = (r.alone ? LONE_PICKER : PICKER_SIDE)[r.result];
   const text = words ? words({ side, points: num(r.points[0]) }) : r.result;
-  return `${text} ${tail}`;
+  return [text, tail].join(" ");
 }
 
 /** One event of a reply in words, for the live region and the prompt. */
