@@ -72,7 +72,7 @@ export function moment(iso) {
   const when = new Date(iso);
   if (Number.isNaN(when.getTime())) return String(iso);
   // Bengali times in 24 hours: the locale's AM and PM are written in Latin letters.
-  return when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short", hour12: lang !== "bn" && undefined });
+  return when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short", hour12: lang === "bn" ? false : undefined });
 }
 
 /** Items joined as the language joins a list: "A and B", "A und B", "A ও B". */
