@@ -24,6 +24,10 @@ EVERYWHERE = {
 }
 
 
+#: Script types that are data, which the browser never runs (so no CSP governs them).
+DATA_BLOCKS = {"application/json", "application/ld+json"}
+
+
 class _Page(HTMLParser):
     """The links of a page, and whatever in it would be inline script or style."""
 
@@ -32,12 +36,16 @@ class _Page(HTMLParser):
         self.links: list[str] = []
         self.inline: list[str] = []
         self._in_script = False
+        self._in_data = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
         if tag == "a" and named.get("href"):
             self.links.append(str(named["href"]))
-        if tag == "script":
+        if tag == "script" and named.get("type") in DATA_BLOCKS:
+            # Data for a script, never run; its text must not be able to end the element.
+            self._in_data = True
+        elif tag == "script":
             self._in_script = True
             if not named.get("src"):
                 self.inline.append("a <script> without src")
@@ -55,11 +63,13 @@ class _Page(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
-            self._in_script = False
+            self._in_script = self._in_data = False
 
     def handle_data(self, data: str) -> None:
         if self._in_script and data.strip():
             self.inline.append("script text inside <script>")
+        if self._in_data and "<" in data:
+            self.inline.append("a data block holding an unescaped <")
 
 
 def crawl(client: TestClient, start: str = "/", limit: int = 80) -> dict[str, object]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import OperationalError
 
 from api.helpers import TestClient, make_client, new_game
 from security.conftest import Clock, MakeApp, fixed_clock
@@ -89,7 +90,7 @@ def test_a_player_sending_too_many_changes_is_slowed_not_stopped(make_app: MakeA
     refused = ann.post(url, json=body)
     assert refused.status_code == 429
     assert refused.headers["retry-after"] == "1"
-    assert refused.json() == {"detail": "Too many requests: please wait 1 seconds and try again."}
+    assert refused.json() == {"detail": "Too many requests: please wait 1 second and try again."}
     assert ann.get(f"/api/v1/games/{state['id']}").json()["version"] == state["version"]
     # Reads are not limited, nor is another player.
     assert ann.get(f"/api/v1/games/{state['id']}").status_code == 200
@@ -227,3 +228,13 @@ def test_concurrent_requests_get_exactly_the_allowance(store: RateStore) -> None
     assert len(results) == 120 and results.count(None) == 50
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(RateBucket)).scalar() == 1
+
+
+def test_a_limiter_that_cannot_reach_the_database_lets_the_route_answer(
+    app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def down(*args: object) -> None:
+        raise OperationalError("INSERT INTO rate_buckets", {}, ConnectionRefusedError())
+
+    monkeypatch.setattr(app.state.limiter.store, "take", down)
+    assert client.post("/api/v1/games", json={}).status_code == 201

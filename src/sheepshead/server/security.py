@@ -34,7 +34,8 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from sqlalchemy import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
@@ -72,6 +73,8 @@ _HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
 ]
 _ID = re.compile(r"[0-9a-f]{32}")
+#: The database away or overloaded: not the limiter's to report (the route will, 503).
+DATABASE_DOWN = (OperationalError, InterfaceError, PoolTimeout)
 #: How often a process deletes the rate buckets that are full again.
 SWEEP_SECONDS = 60.0
 
@@ -158,7 +161,10 @@ class RateLimited(Exception):
     @property
     def detail(self) -> str:
         wait = self.retry_after
-        when = f"{wait} seconds" if wait < 120 else f"{math.ceil(wait / 60)} minutes"
+        if wait < 120:
+            when = "1 second" if wait == 1 else f"{wait} seconds"
+        else:
+            when = f"{math.ceil(wait / 60)} minutes"
         return f"Too many {self.what}: please wait {when} and try again."
 
 
@@ -246,7 +252,7 @@ class RateLimiter:
                 f"{exc.detail} (new players from one network address are limited)",
                 headers={"retry-after": str(exc.retry_after)},
             ) from None
-        except DBAPIError:
+        except DATABASE_DOWN:
             # The limiter is not the place to report the database away: creating
             # the player will, in a moment, with the app's own answer.
             return
@@ -303,7 +309,7 @@ class Guard:
                 )
                 await response(scope, receive, send)
                 return
-            except DBAPIError:
+            except DATABASE_DOWN:
                 pass  # as in new_identity: the route answers for the database
 
         received = 0
