@@ -165,8 +165,8 @@ class Knowledge:
         return not any(self.could_beat(s, card, led) for s in self.later)
 
     def winner_is_sure(self) -> bool:
-        """Whether the trick's current best card will hold against every later seat,
-        this seat included only if it plays a loser."""
+        """Whether the trick's current best card will hold against every seat still to
+        play after this one (this seat's own card aside)."""
         best = self.best
         if best is None:
             return False
