@@ -218,8 +218,16 @@ def decide(page: Page, kinds: set[str]) -> None:
         bury.click()
     elif now == "calling":
         plain = actions.locator('[data-action^="call "]')
-        kinds.add("call" if plain.count() else "alone")
-        (plain if plain.count() else actions.locator("button")).first.click()
+        unknown = actions.locator('[data-ui="call-unknown"]')
+        chosen = page.locator("#hand .card.live")  # live while the unknown card is chosen
+        if plain.count() or chosen.count():
+            kinds.add("call")
+            (plain if plain.count() else chosen).first.click()
+        elif unknown.count():
+            unknown.first.click()
+        else:
+            kinds.add("alone")
+            actions.locator('[data-action="alone"]').click()
     elif now == "playing":
         kinds.add("play")
         page.locator("#hand .card.live").first.click()
@@ -713,7 +721,9 @@ def play_a_hand_watching_motion(browser: Browser, server: str, motion: str) -> l
     try:
         page = context.new_page()
         page.goto("/guide")
-        page.locator(".trick-demo[data-state='done']").wait_for(timeout=20_000)
+        page.wait_for_function(
+            "() => document.querySelectorAll('.demo-stage .demo-card').length > 1"
+        )
         page.goto("/play")
         wait_idle(page)
         for _ in range(HAND_LIMIT):
