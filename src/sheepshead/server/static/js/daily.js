@@ -14,7 +14,7 @@ import {
   openSummary,
 } from "./dialogs.js";
 import { bindInput, showHint, toggleBury } from "./input.js";
-import { $, focusDecision, render, selectedBury, selectionWith } from "./render.js";
+import { $, focusDecision, nameOf, render, selectedBury, selectionWith } from "./render.js";
 import { legalSet, setTable, store } from "./state.js";
 import { eventText } from "./words.js";
 
@@ -92,7 +92,15 @@ async function handle(reply) {
 }
 
 function show(state, events) {
-  for (const event of events) say(eventText(event, state));
+  const v = state.view;
+  for (const event of events) {
+    say(eventText(event, state));
+    // As at the table: the called card, played by another seat, shows who the partner is.
+    const other = event.seat !== v.picker && event.seat !== state.seat;
+    if (event.type === "play" && event.card === v.called && other) {
+      say(t("{name} is the picker's partner.", { name: nameOf(state, event.seat) }));
+    }
+  }
   setTable(state);
   draw();
   if (state.hand_over && events.some((e) => e.type === "hand")) {
