@@ -13,12 +13,17 @@ import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select, update
 from sqlalchemy.engine import make_url
 
+from api.helpers import TestClient, make_client, new_game, play_hand
 from api.test_postgres import postgres_url  # noqa: F401  (the fixture)
+from sheepshead.server import Settings, create_app
+from sheepshead.store.models import HandRow
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
@@ -35,6 +40,82 @@ from faults import (
 )
 
 SECRET = "faults test secret"
+UNLIMITED: dict[str, Any] = {
+    "rate_identities": None,
+    "rate_actions": None,
+    "rate_actions_per_address": None,
+}
+
+
+# Nothing that matters in a process: two "workers" (apps) on one database -----------------
+
+
+@pytest.fixture
+def two_workers(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two apps on one SQLite file, as two worker processes; one player's cookie in both."""
+    settings = Settings(data_dir=tmp_path, dev=True, daily_secret=SECRET, **UNLIMITED)
+    apps = [create_app(settings), create_app(settings)]
+    first, second = (make_client(app) for app in apps)
+    first.get("/api/v1/games/current")
+    second.cookies.update(dict(first.cookies))
+    yield first, second
+    for app in apps:
+        app.state.engine.dispose()
+
+
+def test_requests_alternating_between_two_workers_play_one_game(
+    two_workers: tuple[TestClient, TestClient],
+) -> None:
+    workers = two_workers
+    state = new_game(workers[0])["state"]
+    rng = random.Random("alternate")
+    turn = 0
+    while state["hand_number"] < 4:
+        here, there = workers[turn % 2], workers[(turn + 1) % 2]
+        if state["hand_over"]:
+            path, body = "next-hand", {"version": state["version"]}
+        else:
+            path = "actions"
+            body = {"action": rng.choice(state["view"]["legal"]), "version": state["version"]}
+        reply = here.post(f"/api/v1/games/{state['id']}/{path}", json=body)
+        assert reply.status_code == 200, reply.text
+        state = reply.json()["state"]
+        # The other worker, with whatever it kept from before, sees exactly this game.
+        assert there.get(f"/api/v1/games/{state['id']}").json() == state
+        turn += 1
+
+
+def test_a_workers_cache_of_finished_hands_gives_way_to_the_database(
+    two_workers: tuple[TestClient, TestClient],
+) -> None:
+    first, second = two_workers
+    game = new_game(first)["state"]
+    mine = play_hand(first, game)[-1]["state"]
+    other = play_hand(first, new_game(first)["state"])[-1]["state"]
+    assert mine["score_sheet"] != other["score_sheet"]
+    for worker in (first, second):  # each worker now remembers the finished hand
+        assert worker.get(f"/api/v1/games/{game['id']}").json() == mine
+    # Behind the first worker's back (it cached the finished hand), the database's hand
+    # 1 of this game becomes the other game's hand 1, seed and moves.
+    engine = first.app.state.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        theirs = conn.execute(
+            select(HandRow.seed, HandRow.seed_sha256, HandRow.moves).where(
+                HandRow.game_id == other["id"], HandRow.number == 1
+            )
+        ).one()
+        conn.execute(
+            update(HandRow)
+            .where(HandRow.game_id == game["id"], HandRow.number == 1)
+            .values(seed=theirs.seed, seed_sha256=theirs.seed_sha256, moves=theirs.moves)
+        )
+    for worker in (first, second):
+        now = worker.get(f"/api/v1/games/{game['id']}").json()
+        assert now["score_sheet"] == other["score_sheet"]
+        assert now["seed"] == other["seed"]
+
+
+# Real server processes ------------------------------------------------------------------------
 
 
 def players_at(server: ServerProcess, count: int) -> list[FaultPlayer]:
