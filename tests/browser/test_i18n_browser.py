@@ -254,9 +254,7 @@ def test_bengali_is_drawn_with_a_bengali_font(browser: Browser, server: str) -> 
     guest.context.close()
 
 
-def test_the_language_switch_is_on_every_page_and_remembered(
-    browser: Browser, server: str
-) -> None:
+def test_the_language_switch_is_on_every_page_and_remembered(browser: Browser, server: str) -> None:
     guest = visitor(browser, server, "en-US", DESKTOP)
     page = guest.new_page()
     page.goto("/")
