@@ -44,8 +44,8 @@ RULES: list[dict[str, Any]] = [
 ]
 #: Noon in Chicago: the daily game's day, well away from its midnight.
 NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
-#: Hands per set of rules: 14 sets, so 280 hands in all.
-HANDS = 20
+#: Hands per set of rules: 14 sets, so 210 hands in all.
+HANDS = 15
 Bodies = list[tuple[int, str]]
 
 
