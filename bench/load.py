@@ -36,7 +36,6 @@ import random
 import resource
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,8 +49,13 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from faults import (  # bench/faults.py, beside this script
+    free_port,
+    migrate_database,
+    postgres_database,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
-PG_HOST, PG_PORT = "127.0.0.1", 5432
 COOKIE = "sheepshead_player"
 #: Passed to the server for a load run (``server/settings.py``): every simulated player
 #: comes from 127.0.0.1, so the limits per network address (new identities, requests)
@@ -275,7 +279,9 @@ async def ramp(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
             Player(client, warm, random.Random(f"{args.seed}/{i}")) for i in range(pool_size)
         ]
         # Every player has a game before the clock starts.
-        await asyncio.gather(*(p.table_step(args.level) for p in players))
+        await asyncio.wait_for(
+            asyncio.gather(*(p.table_step(args.level) for p in players)), args.grace + 60
+        )
         for p in players:
             idle.put_nowait(p)
         for rate in args.rates:
@@ -333,40 +339,19 @@ async def ramp(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
 # The server under test ------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextlib.contextmanager
-def postgres_database() -> Iterator[str]:
-    import psycopg
-
-    name = f"sheepshead_load_{secrets.token_hex(4)}"
-    with psycopg.connect(host=PG_HOST, port=PG_PORT, user="postgres", dbname="test") as admin:
-        admin.autocommit = True
-        admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"postgresql+psycopg://postgres@{PG_HOST}:{PG_PORT}/{name}"
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@contextlib.contextmanager
-def spawned_server(args: argparse.Namespace, scratch: Path) -> Iterator[tuple[str, int]]:
-    """``uvicorn --workers N`` on a free port, on a database of its own; stopped at the end."""
+def spawned_server(
+    args: argparse.Namespace, scratch: Path, figures: dict[str, Any]
+) -> Iterator[tuple[str, int]]:
+    """``uvicorn --workers N`` on a free port, on a database of its own; stopped at the
+    end, when its log's figures go into ``figures``."""
     with contextlib.ExitStack() as stack:
         if args.database == "postgres":
-            url = stack.enter_context(postgres_database())
+            _, _, url = stack.enter_context(postgres_database("sheepshead_load"))
         else:
             url = f"sqlite:///{scratch / 'load.db'}"
         # Migrate once, here: N workers migrating one fresh database at once would race.
-        from sheepshead.store import migrate, open_engine
-
-        engine = open_engine(url)
-        migrate(engine)
-        engine.dispose()
+        migrate_database(url)
         metrics_dir = scratch / "metrics"
         metrics_dir.mkdir()
         env = {
@@ -425,8 +410,11 @@ def spawned_server(args: argparse.Namespace, scratch: Path) -> Iterator[tuple[st
             # The app's own time (from its outermost middleware): what the client's
             # figure adds on top is queueing outside the app and the client itself.
             times = Tally(times=inside)
+            figures["server_statuses"] = dict(statuses)
+            figures["server_time"] = {}
             for kind in ("actions", "next-hand", "next-deal"):
                 if kind in inside:
+                    figures["server_time"][kind] = times.summary(kind)
                     print(line(f"server {kind}", times.summary(kind)))
             for text in lines:
                 if not text.startswith("{"):
@@ -505,76 +493,97 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
+def cpu_pressure() -> float | None:
+    """The share of the last 10 s in which some runnable task waited for a CPU (PSI)."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        first = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+        return float(first.split()[1].split("=")[1])
+    return None
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "cpu_pressure_some_avg10": cpu_pressure(),
+    }
+
+
+def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
+    cpu0 = cpu_seconds(server_pid) if server_pid else None
+    think0 = metric_sum(base, "sheepshead_bot_think_seconds")
+    report: dict[str, Any] = {
+        "scenario": args.scenario,
+        "players": args.players,
+        "workers": None if args.url else args.workers,
+        "database": args.url or args.database,
+        "before": machine(),
+    }
+    if args.scenario == "ramp":
+        rows = asyncio.run(ramp(args, base))
+        report["steps"] = rows
+        best = [r for r in rows if r["p99_all_ms"] <= args.p99_limit and not r["errors"]]
+        report["max_sustained"] = max((r["achieved"] for r in best), default=None)
+    else:
+        tally = Tally()
+        elapsed = asyncio.run(human_paced(args, base, tally))
+        report["seconds"] = round(elapsed, 1)
+        report["requests"] = {k: tally.summary(k) for k in sorted(tally.times)}
+        report["errors"] = tally.errors
+        report["statuses"] = dict(tally.statuses)
+        total = sum(
+            len(v) for k, v in tally.times.items() if k not in ("client loop lag", "healthz")
+        )
+        report["requests_per_second"] = round(total / elapsed, 1)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        report["client_cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 1)
+    think1 = metric_sum(base, "sheepshead_bot_think_seconds")
+    if think1["count"] > think0["count"]:
+        mean = (think1["sum"] - think0["sum"]) / (think1["count"] - think0["count"])
+        report["bot_think_mean_ms"] = round(1000 * mean, 2)
+    if server_pid and cpu0 is not None:
+        report["server_cpu_seconds"] = round(cpu_seconds(server_pid) - cpu0, 1)
+    report["after"] = machine()
+    return report
+
+
+def verdict(args: argparse.Namespace, report: dict[str, Any]) -> bool:
+    if args.scenario == "ramp":
+        print(
+            f"max sustained with p99 <= {args.p99_limit:.0f} ms: "
+            f"{report['max_sustained']} actions/s"
+        )
+        return report["max_sustained"] is not None
+    for kind, figures in report["requests"].items():
+        print(line(kind, figures))
+    for error in report["errors"][:10]:
+        print("error:", error)
+    kind = "daily action" if args.scenario == "daily" else "action"
+    p99 = report["requests"].get(kind, {}).get("p99", float("inf"))
+    ok = not report["errors"] and p99 <= args.p99_limit
+    print(
+        f"p99 per {kind}: {p99} ms (limit {args.p99_limit:.0f}), "
+        f"errors {len(report['errors'])}: {'OK' if ok else 'MISSED'}"
+    )
+    return ok
+
+
 def main() -> int:
     args = parse_args()
-    load_before = os.getloadavg()
+    figures: dict[str, Any] = {}
     with (
         tempfile.TemporaryDirectory(prefix="sheepshead-load-") as scratch,
         contextlib.ExitStack() as stack,
     ):
-        if True:
-            if args.url:
-                base, server_pid = args.url.rstrip("/"), None
-                wait_ready(base)
-            else:
-                base, server_pid = stack.enter_context(spawned_server(args, Path(scratch)))
-            cpu0 = cpu_seconds(server_pid) if server_pid else None
-            think0 = metric_sum(base, "sheepshead_bot_think_seconds")
-            report: dict[str, Any] = {
-                "scenario": args.scenario,
-                "players": args.players,
-                "workers": args.workers if not args.url else None,
-                "database": args.database if not args.url else args.url,
-                "load_average_before": [round(x, 2) for x in load_before],
-            }
-            if args.scenario == "ramp":
-                rows = asyncio.run(ramp(args, base))
-                report["steps"] = rows
-                ok = bool(rows) and rows[0]["p99_all_ms"] <= args.p99_limit
-                best = [r for r in rows if r["p99_all_ms"] <= args.p99_limit and not r["errors"]]
-                report["max_sustained"] = max((r["achieved"] for r in best), default=None)
-                print(
-                    f"max sustained with p99 <= {args.p99_limit:.0f} ms: "
-                    f"{report['max_sustained']} actions/s"
-                )
-                tally = None
-            else:
-                tally = Tally()
-                elapsed = asyncio.run(human_paced(args, base, tally))
-                report["seconds"] = round(elapsed, 1)
-                report["requests"] = {k: tally.summary(k) for k in sorted(tally.times)}
-                report["errors"] = len(tally.errors)
-                report["statuses"] = dict(tally.statuses)
-                total = sum(
-                    len(v)
-                    for k, v in tally.times.items()
-                    if k not in ("client loop lag", "healthz")
-                )
-                report["requests_per_second"] = round(total / elapsed, 1)
-                usage = resource.getrusage(resource.RUSAGE_SELF)
-                report["client_cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 1)
-            think1 = metric_sum(base, "sheepshead_bot_think_seconds")
-            count = think1["count"] - think0["count"]
-            if count:
-                report["bot_think_mean_ms"] = round(
-                    1000 * (think1["sum"] - think0["sum"]) / count, 2
-                )
-            if server_pid and cpu0 is not None:
-                report["server_cpu_seconds"] = round(cpu_seconds(server_pid) - cpu0, 1)
-            report["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
-    print(json.dumps({k: v for k, v in report.items() if k not in ("requests", "steps")}))
-    if tally is not None:
-        for kind in sorted(tally.times):
-            print(line(kind, tally.summary(kind)))
-        for error in tally.errors[:10]:
-            print("error:", error)
-        main_kind = "daily action" if args.scenario == "daily" else "action"
-        p99 = tally.summary(main_kind).get("p99", float("inf"))
-        ok = not tally.errors and p99 <= args.p99_limit
-        print(
-            f"p99 per {main_kind}: {p99} ms (limit {args.p99_limit:.0f}), "
-            f"errors {len(tally.errors)}: {'OK' if ok else 'MISSED'}"
-        )
+        if args.url:
+            base, server_pid = args.url.rstrip("/"), None
+            wait_ready(base)
+        else:
+            base, server_pid = stack.enter_context(spawned_server(args, Path(scratch), figures))
+        report = run(args, base, server_pid)
+    report.update(figures)
+    summary = {k: v for k, v in report.items() if k not in ("requests", "steps", "errors")}
+    print(json.dumps(summary))
+    ok = verdict(args, report)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0 if ok else 1
