@@ -42,7 +42,8 @@ PHONE = {"width": 360, "height": 740}
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("browser-data")
-    app = create_app(Settings(data_dir=data_dir, dev=True))
+    # Every test is a new visitor from 127.0.0.1: no limit on new identities here.
+    app = create_app(Settings(data_dir=data_dir, dev=True, rate_identities=None))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
