@@ -14,6 +14,14 @@ wall time beside it.
 Illegal moves: random positions (every preset, a few rule options; a hand played with
 random legal actions to a random point), the expert deciding for the seat to act;
 an action not among the view's legal actions counts as illegal. Must be 0.
+
+Variants (``--compare DEALS --variant worlds=80,budget=12000 ...``): the default
+expert and each variant against the standard field on the same duplicate deals of
+the tuning set ``expert-tuning`` (not the evaluation set), with the paired
+difference of each variant's edge from the default's and its 95% interval:
+
+    .venv/bin/python bench/expert.py --latency 0 --illegal 0 --compare 400 \
+        --variant worlds=80,budget=12000 --variant search_bury=1,search_call=1
 """
 
 from __future__ import annotations
@@ -130,12 +138,43 @@ def illegal(positions: int, expert: ExpertBot) -> None:
         sys.exit(1)
 
 
+def compare(deals: int, variants: list[str]) -> None:
+    from sheepshead.bots.arena import bootstrap_ci, bot_policy, play_deal
+
+    rules = PRESETS["standard"]
+    baseline = bot_policy(RuleBot("standard"))
+    edges: dict[str, list[float]] = {}
+    for spec in ["default", *variants]:
+        options = dict(item.partition("=")[::2] for item in spec.split(",") if "=" in item)
+        bot = ExpertBot(
+            worlds=int(options.get("worlds", WORLDS)),
+            budget=int(options.get("budget", BUDGET)),
+            search_bury=options.get("search_bury") == "1",
+            search_call=options.get("search_call") == "1",
+        )
+        policy = bot_policy(bot)
+        start = time.process_time()
+        edges[spec] = [
+            play_deal(rules, i, "expert-tuning", policy, baseline).edge for i in range(deals)
+        ]
+        lo, hi = bootstrap_ci(edges[spec])
+        mean = sum(edges[spec]) / deals
+        cpu = time.process_time() - start
+        print(f"{spec}: edge {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] over {deals} deals, {cpu:.0f} s")
+    for spec in variants:
+        diff = [a - b for a, b in zip(edges[spec], edges["default"], strict=True)]
+        lo, hi = bootstrap_ci(diff)
+        print(f"{spec} - default: {sum(diff) / deals:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=int, default=300, help="hands for the latency part")
     parser.add_argument("--illegal", type=int, default=20000, help="random positions")
     parser.add_argument("--worlds", type=int, default=WORLDS)
     parser.add_argument("--budget", type=int, default=BUDGET)
+    parser.add_argument("--compare", type=int, default=0, help="deals for variant comparisons")
+    parser.add_argument("--variant", action="append", default=[], help="e.g. worlds=80")
     args = parser.parse_args()
     expert = ExpertBot(worlds=args.worlds, budget=args.budget)
     print(f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision")
@@ -143,6 +182,8 @@ def main() -> None:
         latency(args.latency, expert)
     if args.illegal:
         illegal(args.illegal, expert)
+    if args.compare:
+        compare(args.compare, args.variant)
 
 
 if __name__ == "__main__":
