@@ -32,6 +32,7 @@ import dataclasses
 import hashlib
 import sys
 import time
+from typing import Any
 
 from sheepshead.bots import seed_rng
 from sheepshead.bots.expert import BUDGET, WORLDS, ExpertBot
@@ -86,7 +87,7 @@ def latency(hands: int, expert: ExpertBot) -> None:
     print(f"  card plays,    wall  {_percentiles(wall_search)}")
 
 
-_OPTIONS: list[tuple[str, object]] = [
+_OPTIONS: list[tuple[str, Any]] = [
     ("cracking", True),
     ("nobody_picks", NobodyPicks.DOUBLER),
     ("nobody_picks", NobodyPicks.FORCED_PICK),
