@@ -35,6 +35,7 @@ import random
 import secrets
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -47,9 +48,18 @@ from typing import Any
 import httpx
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
+#: One TLS context for every client: each would otherwise load the system's
+#: certificates again (tens of ms of CPU), though nothing here speaks TLS.
+TLS = ssl.create_default_context()
 #: The message of a request that cannot reach the database (server/observability.py).
 DATABASE_DOWN = "the game's database cannot be reached just now; try again in a few seconds"
 Json = dict[str, Any]
+
+
+def get(url: str, timeout: float = 10.0) -> httpx.Response:
+    """A one-off GET (``httpx.get`` would build a TLS context each time)."""
+    with httpx.Client(timeout=timeout, verify=TLS) as client:
+        return client.get(url)
 
 
 def free_port() -> int:
@@ -152,7 +162,7 @@ class ServerProcess:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited ({self.process.returncode}): {self.log()}")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.url + path, timeout=2).status_code == 200:
+                if get(self.url + path, timeout=2).status_code == 200:
                     return
             time.sleep(0.05)
         raise RuntimeError(f"the server did not answer {path} in {timeout} s: {self.log()}")
@@ -286,13 +296,13 @@ class FaultPlayer:
     replies: list[Reply] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.client = httpx.Client(base_url=self.url, timeout=30)
+        self.client = httpx.Client(base_url=self.url, timeout=30, verify=TLS)
 
     def point_at(self, url: str) -> None:
         """The same player (cookie) at another address: a restarted server."""
         cookies = self.client.cookies
         self.client.close()
-        self.client = httpx.Client(base_url=url, timeout=30, cookies=cookies)
+        self.client = httpx.Client(base_url=url, timeout=30, cookies=cookies, verify=TLS)
         self.url = url
 
     def send(self, method: str, path: str, body: Json | None = None) -> Reply:
@@ -501,15 +511,15 @@ def cut_round(
     time.sleep(0.5)
     cut_at = time.monotonic()
     proxy.cut()
-    health = httpx.get(server.url + "/healthz", timeout=10).status_code
-    ready = httpx.get(server.url + "/readyz", timeout=10)
+    health = get(server.url + "/healthz").status_code
+    ready = get(server.url + "/readyz")
     time.sleep(outage)
     proxy.restore()
     restored_at = time.monotonic()
     # Back without a restart: the first request after the database returns succeeds.
     recovered = None
     while time.monotonic() - restored_at < 30:
-        if httpx.get(server.url + "/readyz", timeout=10).status_code == 200:
+        if get(server.url + "/readyz").status_code == 200:
             recovered = time.monotonic() - restored_at
             break
         time.sleep(0.05)
@@ -561,7 +571,7 @@ def race(urls: tuple[str, str], player: FaultPlayer, rounds: int) -> dict[str, i
     Counts how each pair ended; raises AssertionError unless exactly one applied."""
     counts = {"pairs": 0, "decided_by_the_database": 0, "decided_at_load": 0}
     cookies = player.client.cookies
-    clients = [httpx.Client(base_url=u, timeout=30, cookies=cookies) for u in urls]
+    clients = [httpx.Client(base_url=u, timeout=30, cookies=cookies, verify=TLS) for u in urls]
     try:
         for _ in range(rounds):
             state = player.acked

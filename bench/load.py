@@ -50,8 +50,11 @@ from urllib.parse import urlsplit
 import httpx
 
 from faults import (  # bench/faults.py, beside this script
+    TLS,
     free_port,
+    get,
     migrate_database,
+    postgres_admin,
     postgres_database,
 )
 
@@ -115,6 +118,19 @@ class _NoCookies(http.cookiejar.DefaultCookiePolicy):
 
     def set_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
         return False
+
+
+def own_client(base_url: str, timeout: float) -> httpx.AsyncClient:
+    """A client with one connection, as a browser tab keeps one to the site. One shared
+    pool for hundreds of players would cost the script more CPU than the server spends:
+    httpcore scans every pooled connection for every request."""
+    return httpx.AsyncClient(
+        base_url=base_url,
+        limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
+        timeout=httpx.Timeout(timeout),
+        cookies=http.cookiejar.CookieJar(policy=_NoCookies()),
+        verify=TLS,
+    )
 
 
 class Player:
@@ -227,32 +243,26 @@ async def loop_lag(
 async def human_paced(args: argparse.Namespace, base_url: str, tally: Tally) -> float:
     """Every player acts, waits ``--think`` seconds, acts again, until the duration ends.
     Returns the seconds the run took."""
-    limits = httpx.Limits(max_connections=args.players, max_keepalive_connections=args.players)
-    timeout = httpx.Timeout(args.timeout)
-    async with httpx.AsyncClient(
-        base_url=base_url,
-        limits=limits,
-        timeout=timeout,
-        cookies=http.cookiejar.CookieJar(policy=_NoCookies()),
-    ) as client:
-        started = time.perf_counter()
-        deadline = started + args.duration
-        low, high = args.think
+    started = time.perf_counter()
+    deadline = started + args.duration
+    low, high = args.think
+    clients = [own_client(base_url, args.timeout) for _ in range(args.players + 1)]
 
-        async def play(index: int) -> None:
-            rng = random.Random(f"{args.seed}/{index}")
-            player = Player(client, tally, rng)
-            # Arrivals spread over the first think time, so the start is not one burst.
-            await asyncio.sleep(rng.uniform(0, high))
-            while time.perf_counter() < deadline:
-                if args.scenario == "daily":
-                    await player.daily_step()
-                else:
-                    await player.table_step(args.level)
-                await asyncio.sleep(rng.uniform(low, high))
+    async def play(index: int) -> None:
+        rng = random.Random(f"{args.seed}/{index}")
+        player = Player(clients[index], tally, rng)
+        # Arrivals spread over the first think time, so the start is not one burst.
+        await asyncio.sleep(rng.uniform(0, high))
+        while time.perf_counter() < deadline:
+            if args.scenario == "daily":
+                await player.daily_step()
+            else:
+                await player.table_step(args.level)
+            await asyncio.sleep(rng.uniform(low, high))
 
+    try:
         tasks = [asyncio.create_task(play(i)) for i in range(args.players)]
-        lag = asyncio.create_task(loop_lag(tally, deadline, client))
+        lag = asyncio.create_task(loop_lag(tally, deadline, clients[-1]))
         _, pending = await asyncio.wait(tasks, timeout=args.duration + args.grace)
         lag.cancel()
         for task in pending:
@@ -260,23 +270,22 @@ async def human_paced(args: argparse.Namespace, base_url: str, tally: Tally) -> 
         if pending:
             tally.errors.append(f"{len(pending)} players still waiting after the grace time")
         return time.perf_counter() - started
+    finally:
+        await asyncio.gather(*(c.aclose() for c in clients))
 
 
 async def ramp(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
     """Open loop: actions at a set rate, by whichever player is free, step after step."""
     rows: list[dict[str, Any]] = []
-    pool_size = max(args.players, 2 * max(args.rates))
-    limits = httpx.Limits(max_connections=pool_size, max_keepalive_connections=pool_size)
-    async with httpx.AsyncClient(
-        base_url=base_url,
-        limits=limits,
-        timeout=httpx.Timeout(args.timeout),
-        cookies=http.cookiejar.CookieJar(policy=_NoCookies()),
-    ) as client:
+    pool_size = max(args.players, 2 * int(max(args.rates)))
+    clients = [own_client(base_url, args.timeout) for _ in range(pool_size)]
+    async with contextlib.AsyncExitStack() as stack:
+        for client in clients:
+            await stack.enter_async_context(client)
         warm = Tally()
         idle: asyncio.Queue[Player] = asyncio.Queue()
         players = [
-            Player(client, warm, random.Random(f"{args.seed}/{i}")) for i in range(pool_size)
+            Player(clients[i], warm, random.Random(f"{args.seed}/{i}")) for i in range(pool_size)
         ]
         # Every player has a game before the clock starts.
         await asyncio.wait_for(
@@ -347,7 +356,7 @@ def spawned_server(
     end, when its log's figures go into ``figures``."""
     with contextlib.ExitStack() as stack:
         if args.database == "postgres":
-            _, _, url = stack.enter_context(postgres_database("sheepshead_load"))
+            _, args.database_name, url = stack.enter_context(postgres_database("sheepshead_load"))
         else:
             url = f"sqlite:///{scratch / 'load.db'}"
         # Migrate once, here: N workers migrating one fresh database at once would race.
@@ -427,7 +436,7 @@ def wait_ready(base: str, server: subprocess.Popen[bytes] | None = None) -> None
         if server is not None and server.poll() is not None:
             raise SystemExit(f"the server exited with {server.returncode}")
         with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+            if get(f"{base}/readyz", timeout=2).status_code == 200:
                 return
         time.sleep(0.2)
     raise SystemExit("the server was not ready within 60 s")
@@ -435,7 +444,7 @@ def wait_ready(base: str, server: subprocess.Popen[bytes] | None = None) -> None
 
 def metric_sum(base: str, name: str) -> dict[str, float]:
     """Sums of a histogram's ``_sum`` and ``_count`` lines (over every label), from /metrics."""
-    text = httpx.get(f"{base}/metrics", timeout=10).text
+    text = get(f"{base}/metrics").text
     out = {"sum": 0.0, "count": 0.0}
     for row in text.splitlines():
         for part in ("sum", "count"):
@@ -459,6 +468,28 @@ def cpu_seconds(pid: int) -> float:
         if int(entry.name) == pid or int(fields[1]) == pid:
             total += (int(fields[11]) + int(fields[12])) / tick
     return total
+
+
+def postgres_cpu_seconds(database: str) -> float | None:
+    """CPU used so far by the PostgreSQL backends serving this run's database (its
+    connections open during the run), from /proc: the database's share of the work."""
+    admin, _ = postgres_admin()
+    try:
+        pids = [
+            row[0]
+            for row in admin.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", (database,)
+            ).fetchall()
+        ]
+    finally:
+        admin.close()
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return round(total, 1) if pids else None
 
 
 # Main ---------------------------------------------------------------------------------------
@@ -542,6 +573,8 @@ def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str
         report["bot_think_mean_ms"] = round(1000 * mean, 2)
     if server_pid and cpu0 is not None:
         report["server_cpu_seconds"] = round(cpu_seconds(server_pid) - cpu0, 1)
+    if getattr(args, "database_name", None):
+        report["postgres_cpu_seconds"] = postgres_cpu_seconds(args.database_name)
     report["after"] = machine()
     return report
 

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import select, update
 from sqlalchemy.engine import make_url
@@ -34,6 +33,7 @@ from faults import (
     TcpProxy,
     check_stored,
     cut_round,
+    get,
     kill_round,
     migrate_database,
     race,
@@ -207,7 +207,7 @@ def test_two_servers_given_the_same_action_at_once_apply_it_exactly_once(
             for key, value in race((one.url, two.url), player, rounds=6).items():
                 totals[key] += value
             player.close()
-        text = httpx.get(f"{one.url}/metrics", timeout=10).text
+        text = get(f"{one.url}/metrics").text
     assert totals["pairs"] >= 16
     # Most pairs both loaded the same version; only the database's check split them.
     assert totals["decided_by_the_database"] >= 1, totals
