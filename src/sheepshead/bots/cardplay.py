@@ -36,6 +36,13 @@ def choose_card(k: Knowledge, style: Style, rng: Rng) -> Card:
         options = [c for c in legal if not absurd(k, c, legal)]
         if options:
             card = rng.choice(options)
+    elif absurd(k, card, legal):
+        # The rules above missed a convention (rare, e.g. a sure winner they did not
+        # count as sure): fall back to the conventional play among the sensible cards.
+        options = [c for c in legal if not absurd(k, c, legal)]
+        if options:
+            ally_sure = k.winner is not None and k.side_of(k.winner) == 1
+            card = max(options, key=schmear_value) if ally_sure else _lowest(options, k)
     return card
 
 
