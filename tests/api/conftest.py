@@ -19,7 +19,14 @@ from sheepshead.server import Settings, create_app
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path, dev=True)
+    # A test plays faster than any person; the limits have tests of their own.
+    return Settings(
+        data_dir=tmp_path,
+        dev=True,
+        rate_identities=None,
+        rate_actions=None,
+        rate_actions_per_address=None,
+    )
 
 
 @pytest.fixture

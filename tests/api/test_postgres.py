@@ -69,7 +69,14 @@ def postgres_url() -> Iterator[str]:
 
 @pytest.fixture
 def settings(tmp_path: Path, postgres_url: str) -> Settings:
-    return Settings(data_dir=tmp_path, database_url=postgres_url, dev=True)
+    return Settings(
+        data_dir=tmp_path,
+        database_url=postgres_url,
+        dev=True,
+        rate_identities=None,
+        rate_actions=None,
+        rate_actions_per_address=None,
+    )
 
 
 def test_the_database_is_postgresql(settings: Settings) -> None:
