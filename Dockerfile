@@ -31,4 +31,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
 # Each start begins with an empty metrics directory: old workers' files would add up.
 # FORWARDED_ALLOW_IPS (uvicorn's) names the proxy allowed to say who the client is.
-CMD ["sh", "-c", "rm -rf \"$PROMETHEUS_MULTIPROC_DIR\" && mkdir -p \"$PROMETHEUS_MULTIPROC_DIR\" && exec uvicorn sheepshead.server:create_app --factory --host 0.0.0.0 --port 8000 --workers \"$WORKERS\" --proxy-headers --no-access-log --timeout-graceful-shutdown 20"]
+CMD ["sh", "-c", "rm -rf \"$PROMETHEUS_MULTIPROC_DIR\" && mkdir -p \"$PROMETHEUS_MULTIPROC_DIR\" && exec uvicorn sheepshead.server:create_app --factory --host 0.0.0.0 --port 8000 --workers \"$WORKERS\" --proxy-headers --no-access-log --timeout-graceful-shutdown 20 --timeout-keep-alive 75"]
