@@ -38,6 +38,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -46,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy.engine import make_url
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 #: One TLS context for every client: each would otherwise load the system's
@@ -623,7 +625,6 @@ def main() -> int:
     args = parser.parse_args()
     if args.scenario == "cut":
         args.database = "postgres"
-    import tempfile
 
     def say(text: str) -> None:
         print(text, flush=True)
@@ -635,9 +636,9 @@ def main() -> int:
     ):
         data = Path(scratch)
         if args.database == "postgres":
-            _, name, url = stack.enter_context(postgres_database())
+            _, _, url = stack.enter_context(postgres_database())
         else:
-            name, url = "", f"sqlite:///{data / 'faults.db'}"
+            url = f"sqlite:///{data / 'faults.db'}"
         migrate_database(url)
         secret = secrets.token_hex(32)
         if args.scenario == "kill":
@@ -656,9 +657,8 @@ def main() -> int:
                     + json.dumps(kill_round(server, players, acks_before_kill=args.acks))
                 )
         elif args.scenario == "cut":
-            user = url.split("//", 1)[1].split("@", 1)[0]
             proxy = stack.enter_context(TcpProxy(PG_HOST, PG_PORT))
-            via = f"postgresql+psycopg://{user}@127.0.0.1:{proxy.port}/{name}"
+            via = make_url(url).set(port=proxy.port).render_as_string(hide_password=False)
             server = stack.enter_context(
                 ServerProcess(via, data, SHEEPSHEAD_MIGRATE="0", SHEEPSHEAD_DAILY_SECRET=secret)
             ).start()

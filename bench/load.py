@@ -416,16 +416,20 @@ def spawned_server(
             lines = (scratch / "server.log").read_text().splitlines()
             statuses: dict[str, int] = defaultdict(int)
             inside: dict[str, list[float]] = defaultdict(list)
+            per_worker: dict[int, int] = defaultdict(int)
             for text in lines:
                 with contextlib.suppress(ValueError):
                     entry = json.loads(text)
                     statuses[str(entry.get("status"))] += 1
+                    per_worker[entry["pid"]] += 1
                     inside[entry["route"].rsplit("/", 1)[-1]].append(entry["ms"] / 1000)
             print(f"server log: {len(lines)} lines; statuses {dict(statuses)}")
             # The app's own time (from its outermost middleware): what the client's
             # figure adds on top is queueing outside the app and the client itself.
             times = Tally(times=inside)
             figures["server_statuses"] = dict(statuses)
+            # Keep-alive connections stay with the worker that accepted them.
+            figures["requests_per_worker"] = sorted(per_worker.values(), reverse=True)
             figures["server_time"] = {}
             for kind in ("actions", "next-hand", "next-deal"):
                 if kind in inside:
