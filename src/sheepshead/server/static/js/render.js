@@ -147,6 +147,11 @@ function renderTrick(table, sc) {
   if (!store.overlay && v.phase === "picking") {
     const pile = el("span", { class: "blind-pile", "aria-hidden": "true" });
     pile.innerHTML = cardSvg("??") + cardSvg("??");
+    if (store.dealing) {
+      // The blind is laid partway through the deal, between the two rounds.
+      pile.classList.add("dealing");
+      pile.style.setProperty("--deal", dealStep(Math.ceil(v.cards.length / 2)) - 1);
+    }
     note.append(pile, el("span", {}, t("The blind")));
   } else if (!store.overlay && v.phase === "burying" && v.picker !== table.seat) {
     note.textContent = t("{name} is burying", { name: nameOf(table, v.picker) });
@@ -154,6 +159,13 @@ function renderTrick(table, sc) {
 }
 
 // --- the player's cards -----------------------------------------------------------
+
+/** When the i-th card arrives in the deal animation: in packets of three, with a pause
+ * after each packet and a longer one halfway, where the blind is laid. */
+function dealStep(i, count = Infinity) {
+  const half = Math.ceil(count / 2);
+  return i + Math.floor(i / 3) + (i >= half ? 2 : 0);
+}
 
 /** The bury's size, read from the legal list ("bury 8S TH" -> 2). */
 export function burySize(legal) {
@@ -245,6 +257,7 @@ function renderHand(table, sc) {
       tabindex: "-1",
     });
     button.style.setProperty("--i", i);
+    button.style.setProperty("--deal", dealStep(i, v.cards.length));
     if (live) button.classList.add("live");
     if (mode !== "idle" && !live) button.classList.add("refused");
     if (fromBlind.has(card)) button.classList.add("from-blind");

@@ -224,8 +224,10 @@ async function show(state, events) {
   if (!sameHand) store.dealing = true;
   setTable(state);
   if (!events.length) {
-    store.dealing = false;
+    // A fresh deal with nothing said yet is still dealt before the player's eyes.
+    store.dealing = store.dealing && state.view.moves.length === 0;
     render();
+    store.dealing = false;
     focusDecision();
     return;
   }
