@@ -20,10 +20,16 @@ from sheepshead.actions import Action
 from sheepshead.bots.rng import Rng
 from sheepshead.view import SeatView
 
-__all__ = ["LEVELS", "Bot", "Rng", "decide", "make_bot", "seed_rng"]
+__all__ = ["LEVELS", "VERSION", "Bot", "Rng", "decide", "make_bot", "seed_rng"]
 
 #: The levels a player can choose, weakest first.
 LEVELS: tuple[str, ...] = ("beginner", "standard", "expert")
+
+#: The version of the bots' play. A daily game is stored with the version it started
+#: with, and a server running another version refuses to go on with that day, so every
+#: player of a day meets the same bots. Any change to what a bot decides must bump it:
+#: ``tests/test_bot_version.py`` pins each version's decisions and fails until it is.
+VERSION = "1"
 
 
 class Bot(Protocol):

@@ -59,7 +59,7 @@ _503: dict[int | str, dict[str, Any]] = {
 
 def bot_version(level: str) -> str:
     """The computer players a day is played against: their level and code version."""
-    return f"{level}/{getattr(bots, 'VERSION', '1')}"
+    return f"{level}/{bots.VERSION}"
 
 
 def _secret(settings: Settings) -> bytes:
