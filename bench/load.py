@@ -14,7 +14,16 @@ By default the script starts its own server: a temporary PostgreSQL database on
 itself is never touched otherwise), ``uvicorn --workers N``, rate limits raised through
 the environment, and stops it at the end. ``--url`` points it at a server already
 running on this machine instead. It only ever connects to 127.0.0.1, and stops by
-itself (``--duration``, plus at most ``--grace`` seconds for requests in flight).
+itself: ``--duration`` (ramp: ``--step`` per rate) plus at most ``--grace`` seconds for
+requests in flight.
+
+Each simulated player has its own identity and its own keep-alive connection. Besides
+the latency per kind of request as the client sees it, the script reports the server's
+own time (from the app's JSON log), the CPU of the server, of PostgreSQL's backends for
+the run's database and of the script itself, a ``/healthz`` probe (answered on the
+server's event loop: how long a request waits before the app sees it), how late the
+script's own event loop wakes (its share of the figures), and the machine's load
+average and CPU pressure. ``docs/performance.md`` (Load) has the figures.
 
     .venv/bin/python bench/load.py table --players 200 --workers 2 --duration 60
     .venv/bin/python bench/load.py daily --players 50 --workers 2 --duration 60
