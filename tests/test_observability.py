@@ -161,6 +161,20 @@ def test_a_proxys_request_id_is_kept_and_a_strange_one_dropped(
     assert "request_id" not in second
 
 
+def test_an_unexpected_error_is_logged_as_500_with_its_class_not_its_message(
+    app: FastAPI, log_lines: list[str]
+) -> None:
+    def broken() -> None:
+        raise RuntimeError("QC of seat 3 and seed 0123abcd")
+
+    app.add_api_route("/broken", broken)
+    client = TestClient(app, base_url="http://localhost", raise_server_exceptions=False)
+    assert client.get("/broken").status_code == 500
+    (line,) = map(json.loads, log_lines)
+    assert (line["route"], line["status"], line["error"]) == ("/broken", 500, "RuntimeError")
+    assert "QC" not in log_lines[0] and "0123abcd" not in log_lines[0]
+
+
 # Metrics ---------------------------------------------------------------------------------
 
 
