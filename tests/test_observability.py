@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,23 @@ def test_an_unexpected_error_is_logged_as_500_with_its_class_not_its_message(
     (line,) = map(json.loads, log_lines)
     assert (line["route"], line["status"], line["error"]) == ("/broken", 500, "RuntimeError")
     assert "QC" not in log_lines[0] and "0123abcd" not in log_lines[0]
+
+
+def test_a_logged_traceback_keeps_the_frames_and_the_class_but_not_the_message() -> None:
+    # For uvicorn's own log, when it is given JsonLines (docs/deploy.md).
+    secret = "seat 2 holds QC and the seed is 0123abcd"
+    try:
+        raise ValueError(secret)  # the traceback shows this line, not the value
+    except ValueError:
+        record = logging.LogRecord(
+            "uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI application", None,
+            sys.exc_info(),
+        )  # fmt: skip
+    line = json.loads(JsonLines().format(record))
+    assert line["msg"] == "Exception in ASGI application"
+    assert line["exception"] == "ValueError"
+    assert "test_a_logged_traceback" in line["traceback"]
+    assert "QC" not in json.dumps(line) and "0123abcd" not in json.dumps(line)
 
 
 # Metrics ---------------------------------------------------------------------------------

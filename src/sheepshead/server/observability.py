@@ -28,6 +28,7 @@ import re
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -206,6 +207,12 @@ class JsonLines(logging.Formatter):
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
             line.update(fields)
+        if record.exc_info and record.exc_info[1] is not None:
+            # Where it failed, and what kind of error, never the error's message: it
+            # may quote a card or a seed.
+            error = traceback.TracebackException.from_exception(record.exc_info[1])
+            line["exception"] = error.exc_type.__name__ if error.exc_type else "unknown"
+            line["traceback"] = "".join(error.stack.format())
         return json.dumps(line, separators=(",", ":"))
 
 
