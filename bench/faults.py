@@ -121,10 +121,20 @@ def migrate_database(url: str) -> None:
 class ServerProcess:
     """``uvicorn sheepshead.server:create_app`` in its own process, on 127.0.0.1."""
 
-    def __init__(self, database_url: str, data_dir: Path, workers: int = 1, **env: str) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        data_dir: Path,
+        workers: int = 1,
+        app: str = "sheepshead.server:create_app",
+        **env: str,
+    ) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.workers = workers
+        self.app = app
+        #: Over the defaults below (every rate limit off); an empty value is the
+        #: setting's own default.
         self.env = env
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
@@ -148,7 +158,7 @@ class ServerProcess:
             **self.env,
         }
         command = [
-            sys.executable, "-m", "uvicorn", "sheepshead.server:create_app", "--factory",
+            sys.executable, "-m", "uvicorn", self.app, "--factory",
             "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers),
             "--no-access-log", "--log-level", "warning",
         ]  # fmt: skip

@@ -44,8 +44,6 @@ import os
 import random
 import resource
 import secrets
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -60,7 +58,7 @@ import httpx
 
 from faults import (  # bench/faults.py, beside this script
     TLS,
-    free_port,
+    ServerProcess,
     get,
     migrate_database,
     postgres_admin,
@@ -75,6 +73,7 @@ COOKIE = "sheepshead_player"
 RAISED_LIMITS = {
     "SHEEPSHEAD_RATE_IDENTITIES": "off",
     "SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS": "off",
+    "SHEEPSHEAD_RATE_ACTIONS": "",  # empty: the setting's default
 }
 LOOPBACK = {"127.0.0.1", "localhost"}
 
@@ -379,11 +378,7 @@ def spawned_server(
         metrics_dir = scratch / "metrics"
         metrics_dir.mkdir()
         env = {
-            **os.environ,
-            "SHEEPSHEAD_DATABASE_URL": url,
-            "SHEEPSHEAD_DATA_DIR": str(scratch),
             "SHEEPSHEAD_MIGRATE": "0",
-            "SHEEPSHEAD_DEV": "1",
             "SHEEPSHEAD_DAILY_SECRET": secrets.token_hex(32),
             "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
             **RAISED_LIMITS,
@@ -391,74 +386,52 @@ def spawned_server(
         for item in args.server_env:
             key, _, value = item.partition("=")
             env[key] = value
-        port = free_port()
-        command = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            args.app,
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(args.workers),
-            "--no-access-log",
-            "--log-level",
-            "warning",
-        ]
-        log = (scratch / "server.log").open("w")
-        server = subprocess.Popen(command, env=env, stderr=log, stdout=log, cwd=scratch)
+        server = ServerProcess(url, scratch, workers=args.workers, app=args.app, **env)
         try:
-            base = f"http://127.0.0.1:{port}"
-            wait_ready(base, server)
-            yield base, server.pid
+            server.start()
+            assert server.process is not None
+            yield server.url, server.process.pid
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-            log.close()
-            lines = (scratch / "server.log").read_text().splitlines()
-            statuses: dict[str, int] = defaultdict(int)
-            inside: dict[str, list[float]] = defaultdict(list)
-            per_worker: dict[int, int] = defaultdict(int)
-            for text in lines:
-                with contextlib.suppress(ValueError):
-                    entry = json.loads(text)
-                    statuses[str(entry.get("status"))] += 1
-                    per_worker[entry["pid"]] += 1
-                    inside[entry["route"].rsplit("/", 1)[-1]].append(entry["ms"] / 1000)
-            print(f"server log: {len(lines)} lines; statuses {dict(statuses)}")
-            # The app's own time (from its outermost middleware): what the client's
-            # figure adds on top is queueing outside the app and the client itself.
-            times = Tally(times=inside)
-            figures["server_statuses"] = dict(statuses)
-            # Keep-alive connections stay with the worker that accepted them.
-            figures["requests_per_worker"] = sorted(per_worker.values(), reverse=True)
-            figures["server_time"] = {}
-            for kind in ("actions", "next-hand", "next-deal"):
-                if kind in inside:
-                    figures["server_time"][kind] = times.summary(kind)
-                    print(line(f"server {kind}", times.summary(kind)))
-            for text in lines:
-                if not text.startswith("{"):
-                    print("  server:", text[:300])
+            server.stop()
+            summarize_log(server.log_path, figures)
 
 
-def wait_ready(base: str, server: subprocess.Popen[bytes] | None = None) -> None:
+def summarize_log(path: Path, figures: dict[str, Any]) -> None:
+    """The server's own figures, from its JSON request log: statuses, requests per
+    worker, and the app's time per request (first middleware in, last byte out)."""
+    lines = path.read_text().splitlines()
+    statuses: dict[str, int] = defaultdict(int)
+    inside: dict[str, list[float]] = defaultdict(list)
+    per_worker: dict[int, int] = defaultdict(int)
+    for text in lines:
+        with contextlib.suppress(ValueError, KeyError):
+            entry = json.loads(text)
+            statuses[str(entry.get("status"))] += 1
+            per_worker[entry["pid"]] += 1
+            inside[entry["route"].rsplit("/", 1)[-1]].append(entry["ms"] / 1000)
+    print(f"server log: {len(lines)} lines; statuses {dict(statuses)}")
+    times = Tally(times=inside)
+    figures["server_statuses"] = dict(statuses)
+    # Keep-alive connections stay with the worker that accepted them.
+    figures["requests_per_worker"] = sorted(per_worker.values(), reverse=True)
+    figures["server_time"] = {}
+    for kind in ("actions", "next-hand", "next-deal"):
+        if kind in inside:
+            figures["server_time"][kind] = times.summary(kind)
+            print(line(f"server {kind}", times.summary(kind)))
+    for text in lines:
+        if not text.startswith("{"):
+            print("  server:", text[:300])
+
+
+def wait_ready(base: str) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if server is not None and server.poll() is not None:
-            raise SystemExit(f"the server exited with {server.returncode}")
         with contextlib.suppress(httpx.HTTPError):
             if get(f"{base}/readyz", timeout=2).status_code == 200:
                 return
         time.sleep(0.2)
-    raise SystemExit("the server was not ready within 60 s")
+    raise SystemExit(f"{base} was not ready within 60 s")
 
 
 def metric_sum(base: str, name: str) -> dict[str, float]:
