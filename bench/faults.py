@@ -650,53 +650,43 @@ def main() -> int:
         else:
             url = f"sqlite:///{data / 'faults.db'}"
         migrate_database(url)
-        secret = secrets.token_hex(32)
-        if args.scenario == "kill":
-            server = stack.enter_context(
-                ServerProcess(url, data, SHEEPSHEAD_MIGRATE="0", SHEEPSHEAD_DAILY_SECRET=secret)
-            ).start()
-            players = [
-                FaultPlayer(server.url, random.Random(f"{args.seed}/{i}"))
-                for i in range(args.players)
-            ]
-            for p in players:
-                assert p.start().status == 201
-            for round_ in range(args.rounds):
-                say(
-                    f"round {round_ + 1}: "
-                    + json.dumps(kill_round(server, players, acks_before_kill=args.acks))
-                )
-        elif args.scenario == "cut":
-            proxy = stack.enter_context(TcpProxy(PG_HOST, PG_PORT))
-            via = make_url(url).set(port=proxy.port).render_as_string(hide_password=False)
-            server = stack.enter_context(
-                ServerProcess(via, data, SHEEPSHEAD_MIGRATE="0", SHEEPSHEAD_DAILY_SECRET=secret)
-            ).start()
-            players = [
-                FaultPlayer(server.url, random.Random(f"{args.seed}/{i}"))
-                for i in range(args.players)
-            ]
-            for p in players:
-                assert p.start().status == 201
-            for round_ in range(args.rounds):
-                result = cut_round(server, proxy, players, outage=args.outage)
-                say(f"round {round_ + 1}: " + json.dumps(result))
-        else:
+        env = {"SHEEPSHEAD_MIGRATE": "0", "SHEEPSHEAD_DAILY_SECRET": secrets.token_hex(32)}
+        if args.scenario == "race":
             if args.database != "postgres":
                 parser.error("race needs PostgreSQL: two processes on one database")
-            env = {"SHEEPSHEAD_MIGRATE": "0", "SHEEPSHEAD_DAILY_SECRET": secret}
-            (data / "1").mkdir()
-            (data / "2").mkdir()
-            one = stack.enter_context(ServerProcess(url, data / "1", **env)).start()
-            two = stack.enter_context(ServerProcess(url, data / "2", **env)).start()
+            urls = []
+            for n in ("1", "2"):
+                (data / n).mkdir()
+                urls.append(stack.enter_context(ServerProcess(url, data / n, **env)).start().url)
             totals: dict[str, int] = {}
             for g in range(args.games):
-                player = FaultPlayer(one.url, random.Random(f"{args.seed}/{g}"))
+                player = FaultPlayer(urls[0], random.Random(f"{args.seed}/{g}"))
                 assert player.start().status == 201
-                for key, value in race((one.url, two.url), player, args.actions).items():
+                for key, value in race((urls[0], urls[1]), player, args.actions).items():
                     totals[key] = totals.get(key, 0) + value
                 player.close()
             say(json.dumps(totals))
+        else:
+            proxy = None
+            if args.scenario == "cut":
+                proxy = stack.enter_context(TcpProxy(PG_HOST, PG_PORT))
+                url_of_server = make_url(url).set(port=proxy.port)
+                served = url_of_server.render_as_string(hide_password=False)
+            else:
+                served = url
+            server = stack.enter_context(ServerProcess(served, data, **env)).start()
+            players = [
+                FaultPlayer(server.url, random.Random(f"{args.seed}/{i}"))
+                for i in range(args.players)
+            ]
+            for player in players:
+                assert player.start().status == 201
+            for n in range(1, args.rounds + 1):
+                if proxy is None:
+                    result = kill_round(server, players, acks_before_kill=args.acks)
+                else:
+                    result = cut_round(server, proxy, players, outage=args.outage)
+                say(f"round {n}: {json.dumps(result)}")
         say(f"stored games replay to their stored versions: {check_stored(url)} games")
     say(f"done in {time.monotonic() - started:.1f} s")
     return 0
