@@ -10,6 +10,7 @@ logic does not depend on the level.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import secrets
 import warnings
@@ -22,9 +23,12 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import create_engine, text
 
-from sheepshead import daily
+from sheepshead import bots, daily, record
+from sheepshead.actions import parse_move
+from sheepshead.bots.rulebot import RuleBot
 from sheepshead.cli import main as cli_main
 from sheepshead.server import Settings, create_app
+from sheepshead.store.daily import DailyStore
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -35,6 +39,7 @@ SECRET = "daily test secret"
 #: Noon in Chicago on 2025-06-01 (CDT, UTC-5).
 NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
 DAY_SEED = daily.day_seed(SECRET.encode(), NOON.date())
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
@@ -413,15 +418,79 @@ def test_a_second_ranked_attempt_from_one_address_is_flagged(app: FastAPI) -> No
     assert attempts[b["id"]].flagged is True
 
 
-def test_a_day_keeps_the_computer_players_it_started_with(app: FastAPI) -> None:
-    ann = visitor(app)
+@pytest.fixture
+def frozen_today(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Today's play frozen by ``tools/freeze_bots.py``, as before a change of play."""
+    spec = importlib.util.spec_from_file_location("freeze_bots", TOOLS / "freeze_bots.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    tool.freeze(tmp_path / "frozen" / "daily_probe_v1", "daily_probe_v1")
+    monkeypatch.syspath_prepend(str(tmp_path / "frozen"))
+    return "daily_probe_v1"
+
+
+def deploy_new_play(monkeypatch: pytest.MonkeyPatch, frozen: str) -> None:
+    """What a deployment of version 2 does: new play, and version 1 frozen beside it."""
+    monkeypatch.setattr(bots, "FROZEN", {bots.VERSION: frozen})
+    monkeypatch.setattr(bots, "VERSION", str(int(bots.VERSION) + 1))
+    monkeypatch.setattr(RuleBot, "choose", lambda self, view, rng: view.legal[-1])
+
+
+def bot_moves(records: list[Json]) -> list[tuple[str, list[str]]]:
+    """Each move of a computer player, with what it could have done instead."""
+    out = []
+    for data in records:
+        game = record.start_of(data)
+        for line in data["actions"]:
+            move = parse_move(line)
+            if move.seat != daily.PLAYER_SEAT:
+                out.append((line, [f"{move.seat} {a}" for a in game.legal_actions()]))
+            game = game.apply(move.action)
+    return out
+
+
+def test_a_day_keeps_the_computer_players_it_started_with_across_a_deployment(
+    make_app: Callable[[], FastAPI],
+    clock: Clock,
+    frozen_today: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before = make_app()
+    ann, cal = visitor(before), visitor(before)
     state = start(ann)
-    app.state.daily.bot_version = "standard/next"  # a deployment changed the bots
-    reply = ann.post(
-        f"/api/v1/daily/attempts/{state['id']}/actions",
-        json={"action": state["view"]["legal"][0], "version": state["version"]},
-    )
-    assert reply.status_code == 503 and "standard/1" in reply.json()["detail"]
+    for _ in range(6):
+        state = step(ann, state, first)
+    unbroken = play_day(cal, first)
+    played_before = deal_records(cal, unbroken)
+    before.state.engine.dispose()
+
+    deploy_new_play(monkeypatch, frozen_today)
+    after = make_app()
+    ann_again, dan = visitor(after), visitor(after)
+    ann_again.cookies.set("sheepshead_player", ann.cookies["sheepshead_player"])
+    # The attempt begun before the deployment meets the same answers to its end, and
+    # so does a player who starts the day after it.
+    resumed = play_day(ann_again, first, ok(ann_again.get("/api/v1/daily/attempts/current")))
+    assert deal_records(ann_again, resumed) == played_before
+    assert deal_records(dan, play_day(dan, first)) == played_before
+    assert ok(dan.get("/api/v1/daily/today"))["bot_version"] == "standard/1"
+    assert board(dan)["field"] == 3
+
+    # The next day is played with the new play.
+    clock.now += timedelta(days=1)
+    assert ok(dan.get("/api/v1/daily/today"))["bot_version"] == "standard/2"
+    moves = bot_moves(deal_records(dan, play_day(dan, first)))
+    assert moves and all(text == legal[-1] for text, legal in moves)
+
+
+def test_a_day_whose_computer_players_this_server_lacks_says_so(app: FastAPI) -> None:
+    store = DailyStore(app.state.engine)
+    # Stored by a server with other play, then rolled back before the day's end.
+    store.ensure_day(NOON.date(), hashlib.sha256(DAY_SEED).hexdigest(), "standard/0")
+    reply = visitor(app).post("/api/v1/daily/attempts")
+    assert reply.status_code == 503
+    assert "version 0" in reply.json()["detail"] and "the next day" in reply.json()["detail"]
 
 
 def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, clock: Clock) -> None:

@@ -15,7 +15,7 @@ restores from it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sheepshead import bots
@@ -122,20 +122,29 @@ class Table:
     seeds: tuple[bytes, ...]
     #: Hands dealt plus actions taken (bots' included): any change bumps it.
     version: int
+    #: The version of the bots' play (one of ``bots.versions()``), None for this code's:
+    #: a daily game keeps its day's.
+    bot_version: str | None = None
 
     # Building -----------------------------------------------------------
 
     @classmethod
     def start(
-        cls, rules: Rules, level: str, bot_seed: int, seed: bytes, first_dealer: int | None = None
+        cls,
+        rules: Rules,
+        level: str,
+        bot_seed: int,
+        seed: bytes,
+        first_dealer: int | None = None,
+        bot_version: str | None = None,
     ) -> Turn:
         """Deal the first hand and let the bots act up to the human's first decision.
 
         By default the seat on the human's right deals, so the human speaks first.
         """
-        check_level(level)
+        check_level(level, bot_version)
         dealer = rules.players - 1 if first_dealer is None else first_dealer
-        table = cls(rules, level, bot_seed, Match(rules, dealer), (), 0)
+        table = cls(rules, level, bot_seed, Match(rules, dealer), (), 0, bot_version)
         return table._deal(seed)
 
     @classmethod
@@ -147,6 +156,7 @@ class Table:
         first_dealer: int,
         hands: Sequence[tuple[bytes, Sequence[str]]],
         settled: Match | None = None,
+        bot_version: str | None = None,
     ) -> Table:
         """Rebuild a table from its hands' seeds and moves (record text, ``"2 pick"``).
 
@@ -171,7 +181,8 @@ class Table:
                     raise ValueError(f"move {text!r} is out of turn")
                 match = match.apply(move.action)
                 version += 1
-        return cls(rules, level, bot_seed, match, tuple(seed for seed, _ in hands), version)
+        seeds = tuple(seed for seed, _ in hands)
+        return cls(rules, level, bot_seed, match, seeds, version, bot_version)
 
     def settled(self) -> Match:
         """The match as the finished hands left it, the current hand left out: what
@@ -277,9 +288,7 @@ class Table:
 
     def _deal(self, seed: bytes) -> Turn:
         match = self.match.start_hand(seed)
-        table = Table(
-            self.rules, self.level, self.bot_seed, match, (*self.seeds, seed), self.version + 1
-        )
+        table = replace(self, match=match, seeds=(*self.seeds, seed), version=self.version + 1)
         return table._run_bots([])
 
     def _apply(self, action: Action, events: list[Event]) -> Table:
@@ -289,7 +298,7 @@ class Table:
         match = self.match.apply(action)
         after = match.current if match.current is not None else match.hands[-1]
         events.extend(_events(before, after, Move(seat, action)))
-        return Table(self.rules, self.level, self.bot_seed, match, self.seeds, self.version + 1)
+        return replace(self, match=match, version=self.version + 1)
 
     def _run_bots(self, events: list[Event]) -> Turn:
         table = self
@@ -352,18 +361,21 @@ def _bot_action(table: Table, game: Game) -> Action:
     assert game.turn is not None
     legal = game.legal_actions()
     try:
-        action = bots.decide(table.level, game.view(game.turn), seed=table.bot_seed)
+        action = bots.decide(
+            table.level, game.view(game.turn), seed=table.bot_seed, version=table.bot_version
+        )
     except Exception:
         return legal[0]
     return action if action in legal else legal[0]
 
 
-def check_level(level: str) -> None:
-    """Raise ValueError unless the level's computer players can be made here."""
+def check_level(level: str, bot_version: str | None = None) -> None:
+    """Raise ValueError unless the level's computer players, of that version of their
+    play, can be made here."""
     if level not in bots.LEVELS:
         raise ValueError(f"no level {level!r}; levels: {', '.join(bots.LEVELS)}")
     try:
-        bots.make_bot(level)
+        bots.make_bot(level, bot_version)
     except ImportError:
         raise ValueError(f"the {level} level is not available yet") from None
 

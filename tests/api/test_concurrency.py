@@ -53,13 +53,15 @@ def test_one_tables_thinking_does_not_hold_up_another(
     decide = sheepshead.bots.decide
     calls = 0
 
-    def slow_first_decision(level: str, view: SeatView, seed: int = 0) -> Action:
+    def slow_first_decision(
+        level: str, view: SeatView, seed: int = 0, version: str | None = None
+    ) -> Action:
         nonlocal calls
         calls += 1
         if calls == 1:
             thinking.set()
             assert release.wait(WAIT), "table A was never let go"
-        return decide(level, view, seed)
+        return decide(level, view, seed, version)
 
     monkeypatch.setattr(sheepshead.bots, "decide", slow_first_decision)
     a_reply: dict[str, Any] = {}

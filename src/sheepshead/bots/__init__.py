@@ -8,28 +8,70 @@ canonical text, so the same view always gets the same answer, on any machine.
 Levels, weakest first: ``beginner`` and ``standard`` (``rulebot.py``) and
 ``expert`` (``expert.py``, which searches sampled worlds with the standard bot as
 its playout policy).
+
+Versions: ``VERSION`` is the play of this code. A daily game keeps the version its day
+started with, even when a deployment brings new play during the day, so a server also
+runs each earlier version still in ``FROZEN``: a copy of this package as it was at that
+version, under ``sheepshead.bots.frozen``, made by ``tools/freeze_bots.py``
+(``docs/bots.md`` has the steps).
 """
 
 from __future__ import annotations
 
 import hashlib
 from importlib import import_module
+from types import ModuleType
 from typing import Protocol
 
 from sheepshead.actions import Action
 from sheepshead.bots.rng import Rng
 from sheepshead.view import SeatView
 
-__all__ = ["LEVELS", "VERSION", "Bot", "Rng", "decide", "make_bot", "seed_rng"]
+__all__ = [
+    "FROZEN",
+    "LEVELS",
+    "VERSION",
+    "Bot",
+    "Rng",
+    "UnknownVersion",
+    "decide",
+    "make_bot",
+    "seed_rng",
+    "versions",
+]
 
 #: The levels a player can choose, weakest first.
 LEVELS: tuple[str, ...] = ("beginner", "standard", "expert")
 
-#: The version of the bots' play. A daily game is stored with the version it started
-#: with, and a server running another version refuses to go on with that day, so every
-#: player of a day meets the same bots. Any change to what a bot decides must bump it:
-#: ``tests/test_bot_version.py`` pins each version's decisions and fails until it is.
+#: The version of this code's play. A daily game is stored with the version it started
+#: with and played with it to the day's end, so every player of a day meets the same
+#: bots. Any change to what a bot decides must bump it: ``tests/test_bot_version.py``
+#: pins each version's decisions and fails until it is.
 VERSION = "1"
+
+#: The earlier versions this code still plays, each the module of a frozen copy of this
+#: package. ``tools/freeze_bots.py`` writes the copy and rewrites this assignment in it
+#: to an empty one; ``tests/test_bot_version.py`` fails if a pinned version is missing.
+FROZEN: dict[str, str] = {}
+
+
+class UnknownVersion(ValueError):
+    """A version of the bots' play that this code does not have."""
+
+
+def versions() -> tuple[str, ...]:
+    """Every version of the bots' play this code runs, oldest first."""
+    return (*FROZEN, VERSION)
+
+
+def _frozen(version: str) -> ModuleType:
+    module = FROZEN.get(version)
+    if module is None:
+        raise UnknownVersion(
+            f"no version {version!r} of the computer players here; versions: "
+            f"{', '.join(versions())}"
+        )
+    return import_module(module)
 
 
 class Bot(Protocol):
@@ -41,8 +83,12 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(level: str) -> Bot:
-    """A fresh bot of the named level. Raises ValueError for an unknown level."""
+def make_bot(level: str, version: str | None = None) -> Bot:
+    """A fresh bot of the named level and version (by default, this code's). Raises
+    ValueError for an unknown level, UnknownVersion (a ValueError) for an unknown version."""
+    if version is not None and version != VERSION:
+        frozen: Bot = _frozen(version).make_bot(level)
+        return frozen
     if level in ("beginner", "standard"):
         from sheepshead.bots.rulebot import RuleBot
 
@@ -72,8 +118,12 @@ def seed_rng(level: str, view: SeatView, seed: int = 0) -> Rng:
     return Rng.from_bytes(hashlib.sha256(text).digest())
 
 
-def decide(level: str, view: SeatView, seed: int = 0) -> Action:
-    """The action the level's bot takes in this view (it must be the seat's turn)."""
+def decide(level: str, view: SeatView, seed: int = 0, version: str | None = None) -> Action:
+    """The action the level's bot takes in this view (it must be the seat's turn), with
+    the play of the given version, by default this code's."""
+    if version is not None and version != VERSION:
+        action: Action = _frozen(version).decide(level, view, seed)
+        return action
     if not view.legal:
         raise ValueError(f"seat {view.seat} has nothing to decide: it is not its turn")
     return _bot(level).choose(view, seed_rng(level, view, seed))

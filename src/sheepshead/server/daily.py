@@ -32,6 +32,7 @@ from sheepshead.server.daily_play import (
     NameIn,
     NowDep,
     _refresh,
+    day_players,
 )
 from sheepshead.server.daily_play import router as attempts_router
 from sheepshead.server.identity import COOKIE, PlayerDep, cookie_header
@@ -127,7 +128,8 @@ def _expert_points(svc: Daily, row: Day) -> list[int] | None:
     """What the day's computer player scores in the player's seat, on each deal."""
     if row.expert_points is not None:
         return list(row.expert_points)
-    if row.bot_version != svc.bot_version:
+    level, version = day_players(row)
+    if version not in bots.versions():
         return None
     seed = svc.seed(row.day)
     bot_seed = svc.bot_seed(row.day)
@@ -136,7 +138,8 @@ def _expert_points(svc: Daily, row: Day) -> list[int] | None:
         game: Game = daily.deal(seed, k)
         while not game.is_done:
             assert game.turn is not None
-            game = game.apply(bots.decide(svc.level, game.view(game.turn), seed=bot_seed))
+            view = game.view(game.turn)
+            game = game.apply(bots.decide(level, view, seed=bot_seed, version=version))
         result = game.result()
         assert result is not None
         points.append(result.scores[daily.PLAYER_SEAT])

@@ -58,8 +58,15 @@ _503: dict[int | str, dict[str, Any]] = {
 
 
 def bot_version(level: str) -> str:
-    """The computer players a day is played against: their level and code version."""
+    """The computer players a new day is played against, as the day stores them: their
+    level and the version of this code's play."""
     return f"{level}/{bots.VERSION}"
+
+
+def day_players(row: Day) -> tuple[str, str]:
+    """The level and the version of play of the day's computer players."""
+    level, _, version = row.bot_version.partition("/")
+    return level, version
 
 
 def _secret(settings: Settings) -> bytes:
@@ -87,6 +94,8 @@ class Daily:
         self.level = settings.daily_level
         self.bot_version = bot_version(self.level)
         self.dev = settings.dev
+        # A day's players never change once stored, so they are read once per process.
+        self._players: dict[date, tuple[str, str]] = {}
 
     def seed(self, day: date) -> bytes:
         return daily.day_seed(self.secret, day)
@@ -105,27 +114,40 @@ class Daily:
     def day_row(self, day: date) -> Day:
         return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
 
+    def players(self, day: date) -> tuple[str, str]:
+        """The level and version of play of the computer players the day started with:
+        a deployment during the day changes the play of the days after it, not this one."""
+        found = self._players.get(day)
+        if found is None:
+            row = self.store.day(day)
+            if row is None:
+                return self.level, bots.VERSION
+            found = self._players[day] = day_players(row)
+        return found
+
     def playable(self, row: Day) -> None:
-        """The day's computer players must be the ones this server runs."""
-        if row.bot_version != self.bot_version:
+        """The day's computer players must be ones this server can still run."""
+        level, version = day_players(row)
+        try:
+            check_level(level, version)
+        except ValueError as exc:
             raise HTTPException(
                 503,
-                f"this day is played against {row.bot_version}, which this server "
-                f"does not run ({self.bot_version}); it comes back with the next day",
-            )
-        try:
-            check_level(self.level)
-        except ValueError as exc:
-            raise HTTPException(503, f"the daily game's computer players: {exc}") from None
+                f"this day is played against the {level} computer players of version "
+                f"{version}, and this server cannot run them ({exc}); "
+                "the next day is played with the ones it has",
+            ) from None
 
     def table(self, attempt: Attempt) -> Table:
         seed = self.seed(attempt.day)
+        level, version = self.players(attempt.day)
         return Table.restore(
             daily.RULES,
-            self.level,
+            level,
             self.bot_seed(attempt.day),
             daily.FIRST_DEALER,
             [(daily.deal_seed(seed, k), moves) for k, moves in enumerate(attempt.moves)],
+            bot_version=version,
         )
 
 
@@ -253,8 +275,14 @@ def start_attempt(
     else:
         number = 1
     seed = svc.seed(day)
+    level, version = day_players(row)
     turn = Table.start(
-        daily.RULES, svc.level, svc.bot_seed(day), daily.deal_seed(seed, 0), daily.FIRST_DEALER
+        daily.RULES,
+        level,
+        svc.bot_seed(day),
+        daily.deal_seed(seed, 0),
+        daily.FIRST_DEALER,
+        bot_version=version,
     )
     created = svc.store.create_attempt(
         player, day, number, _moves(turn.table), turn.table.version, svc.address(request)
@@ -335,7 +363,7 @@ def act(
     svc.playable(row)
     table = svc.table(attempt)
     try:
-        with bots_thinking(svc.level):
+        with bots_thinking(table.level):
             turn = table.act(body.action, body.version)
     except TableConflict as exc:
         return _conflict(svc, attempt, exc.reason, at)
@@ -365,7 +393,7 @@ def next_deal(
         return _conflict(svc, attempt, "that was the day's last deal", at)
     seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
     try:
-        with bots_thinking(svc.level):
+        with bots_thinking(table.level):
             turn = table.next_hand(seed, body.version)
     except TableConflict as exc:
         return _conflict(svc, attempt, exc.reason, at)
