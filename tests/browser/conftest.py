@@ -13,7 +13,9 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -40,10 +42,17 @@ PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The app's address. A module that needs other settings gets a server of its own
+    (and its own database) with ``pytest.mark.parametrize("server", [{...}],
+    indirect=True)``: the dict's items are passed on to ``Settings``."""
+    overrides: dict[str, Any] = getattr(request, "param", {})
     data_dir = tmp_path_factory.mktemp("browser-data")
     # Every test is a new visitor from 127.0.0.1: no limit on new identities here.
-    app = create_app(Settings(data_dir=data_dir, dev=True, rate_identities=None))
+    settings = Settings(data_dir=data_dir, dev=True, rate_identities=None)
+    app = create_app(replace(settings, **overrides))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

@@ -1,63 +1,87 @@
 """A new visitor plays the daily game to the end in Chromium and finds themself on
-the leaderboard. Its own server (the daily game needs a secret and, for speed here,
-the standard computer players); the browser and the visitor as in ``conftest.py``."""
+the leaderboard. The shared server of ``conftest.py`` with the daily game's settings (a
+server of its own, for speed the standard computer players); the browser and the visitor
+as in ``conftest.py``."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
+import json
 from pathlib import Path
 
 import pytest
-import uvicorn
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Page, expect
 
-from browser.conftest import DESKTOP, Visitor, visitor_for
-from browser.table import Covered, play_hand_by_clicking, summary_open, wait_idle
-from sheepshead.server import Settings, create_app
+from browser.conftest import Visitor
+from browser.table import (
+    Covered,
+    click_decision,
+    phase,
+    play_hand_by_clicking,
+    summary_open,
+    wait_idle,
+)
 
-pytestmark = pytest.mark.browser
+# Its own server: the leaderboard below must hold this visitor alone.
+DAILY = {
+    "daily_level": "standard",
+    "rate_actions": None,
+    "rate_actions_per_address": None,
+}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.parametrize("server", [DAILY], indirect=True, ids=["daily"]),
+]
+
+# While the page shows a reply's events: a computer player's card is in the trick and
+# the prompt says it ("North plays the ..."), and the page does not wait for the player.
+BOT_PLAY_SHOWN = """() => {
+  const bots = new Set([...document.querySelectorAll('#seats .seat')].map(s => s.dataset.seat));
+  const played = [...document.querySelectorAll('#trick .played')].map(p => p.dataset.seat);
+  return document.querySelector('#table').dataset.idle === 'false'
+    && / plays the /.test(document.querySelector('#prompt').textContent)
+    && played.some(seat => bots.has(seat));
+}"""
 
 
-@pytest.fixture(scope="module")
-def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("daily-browser")
-    settings = Settings(data_dir=data_dir, dev=True, daily_level="standard")
-    app = create_app(settings)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    uv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the app did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
-    app.state.engine.dispose()
-
-
-@pytest.fixture
-def newcomer(browser: Browser, daily_server: str) -> Iterator[Visitor]:
-    yield from visitor_for(browser, daily_server, DESKTOP)
+def a_bot_play_is_shown_as_an_event(page: Page, covered: Covered, artifacts: Path) -> None:
+    """Decide up to the player's first card, play it, and see the computer players'
+    cards come one by one, as at the table; Escape hurries the rest along."""
+    for _ in range(10):
+        wait_idle(page)
+        if phase(page) == "playing":
+            break
+        click_decision(page, covered, artifacts, "daily")
+    assert phase(page) == "playing", phase(page)
+    said = page.locator("#log p").count()
+    page.locator("#hand .card.live").first.click()
+    # At the first card of a deal someone still has to play after the player.
+    page.wait_for_function(BOT_PLAY_SHOWN, timeout=5_000)
+    log = page.locator("#log p").all_inner_texts()[said:]
+    assert any(" plays the " in line for line in log), log
+    page.keyboard.press("Escape")
+    expect(page.locator("#table")).to_have_attribute("data-idle", "true", timeout=3_000)
+    assert page.locator("#log p").count() > said + 1
 
 
 def test_a_new_visitor_plays_the_daily_game_and_sees_themself_on_the_board(
-    newcomer: Visitor, artifacts: Path
+    desktop: Visitor, artifacts: Path
 ) -> None:
-    page = newcomer.new_page()
+    # The first deal's moves are shown at the slow pace, the rest with reduced motion.
+    slow = json.dumps({"pace": "slow"})
+    desktop.context.add_init_script(
+        f"localStorage.setItem('sheepshead.settings.v1', {json.dumps(slow)})"
+    )
+    page = desktop.new_page()
+    page.emulate_media(reduced_motion="no-preference")
     page.goto("/daily")
     expect(page.locator("#daily-title")).to_contain_text("Daily game")
     covered = Covered()
     for deal in range(1, 6):
         expect(page.locator("#daily-deal")).to_contain_text(f"Deal {deal} of 5")
+        if deal == 1:
+            a_bot_play_is_shown_as_an_event(page, covered, artifacts)
+            page.emulate_media(reduced_motion="reduce")
         play_hand_by_clicking(page, covered, artifacts, "daily")
         assert summary_open(page)
         if deal == 1:
@@ -82,5 +106,5 @@ def test_a_new_visitor_plays_the_daily_game_and_sees_themself_on_the_board(
     page.screenshot(path=str(artifacts / "daily-leaderboard.png"))
     # Expected refusals (no attempt yet: 404; the refused name: 422) log a failed load.
     expected = ("status of 404", "status of 422")
-    errors = [e for e in newcomer.errors if not any(x in e for x in expected)]
+    errors = [e for e in desktop.errors if not any(x in e for x in expected)]
     assert not errors, errors

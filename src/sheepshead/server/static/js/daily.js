@@ -1,22 +1,15 @@
 // The daily game's page: the table's own modules (render, input, dialogs, cards,
-// state) drawing an attempt at today's five deals, fetched from /api/v1/daily.
+// state, and table.js's way of showing a reply's events one by one) drawing an
+// attempt at today's five deals, fetched from /api/v1/daily.
 // Like the table, it only shows what the server sends: no rules, no scores here.
 
 import { OfflineError, request } from "./api.js";
-import { installSprite } from "./cards.js";
 import { moment, num, t } from "./i18n.js";
-import {
-  bindDialogs,
-  openLastTrick,
-  openReview,
-  openScores,
-  openSettings,
-  openSummary,
-} from "./dialogs.js";
-import { bindInput, showHint, toggleBury } from "./input.js";
-import { $, focusDecision, nameOf, render, selectedBury, selectionWith } from "./render.js";
+import { openSummary } from "./dialogs.js";
+import { showHint } from "./input.js";
+import { $, focusDecision, render } from "./render.js";
 import { legalSet, setTable, store } from "./state.js";
-import { eventText } from "./words.js";
+import { bindTable, say, show } from "./table.js";
 
 const daily = {
   start: () => request("POST", "/daily/attempts"),
@@ -27,14 +20,6 @@ const daily = {
     request("POST", `/daily/attempts/${encodeURIComponent(id)}/next-deal`, { version }),
   recordUrl: (id, deal) => `/api/v1/daily/attempts/${encodeURIComponent(id)}/deals/${deal}/record`,
 };
-
-function say(text) {
-  const log = $("log");
-  const line = document.createElement("p");
-  line.textContent = text;
-  log.append(line);
-  while (log.childElementCount > 40) log.firstElementChild.remove();
-}
 
 function finished(state) {
   return Boolean(state && state.daily && state.daily.finished);
@@ -78,7 +63,7 @@ async function handle(reply) {
   if (!reply) return;
   if (reply.kind === "ok") {
     const body = reply.body;
-    show(body.state || body, body.events || []);
+    await show(body.state || body, body.events || [], { draw, onHandOver: summary });
   } else if (reply.kind === "conflict") {
     setTable(reply.state);
     draw();
@@ -88,25 +73,6 @@ async function handle(reply) {
     draw();
     showHint(reply.detail);
     say(reply.detail);
-  }
-}
-
-function show(state, events) {
-  const v = state.view;
-  for (const event of events) {
-    say(eventText(event, state));
-    // As at the table: the called card, played by another seat, shows who the partner is.
-    const other = event.seat !== v.picker && event.seat !== state.seat;
-    if (event.type === "play" && event.card === v.called && other) {
-      say(t("{name} is the picker's partner.", { name: nameOf(state, event.seat) }));
-    }
-  }
-  setTable(state);
-  draw();
-  if (state.hand_over && events.some((e) => e.type === "hand")) {
-    summary();
-  } else {
-    focusDecision();
   }
 }
 
@@ -136,7 +102,7 @@ async function send(action) {
 
 async function nextDeal() {
   const state = store.table;
-  if (!state || store.busy) return;
+  if (!state || store.busy || store.overlay) return;
   if (finished(state) || state.daily.void) {
     window.location.assign("/leaderboard");
     return;
@@ -155,59 +121,20 @@ async function startAttempt() {
   await handle(reply);
 }
 
-function ui(name, node) {
-  const legal = legalSet();
-  switch (name) {
-    case "select":
-      toggleBury(node, selectionWith);
-      break;
-    case "bury": {
-      const bury = selectedBury(legal);
-      if (bury) send(bury);
-      break;
-    }
-    case "call-unknown":
-      store.calling = node.dataset.card;
-      draw();
-      break;
-    case "call-back":
-      store.calling = null;
-      draw();
-      break;
-    case "next-hand":
-      nextDeal();
-      break;
-    case "summary":
-      summary();
-      break;
-    case "review":
-      openReview();
-      break;
-    default:
-      break;
-  }
-}
-
 function localTime() {
   const node = $("daily-next");
   node.textContent = moment(node.getAttribute("datetime"));
 }
 
 async function boot() {
-  installSprite();
   localTime();
-  bindInput({ send, ui, say });
-  bindDialogs({
-    onNewGame: () => window.location.assign("/play"),
-    onNextHand: nextDeal,
-    onDisplayChange: () => {
-      $("hand").dataset.sig = "";
-      draw();
-    },
+  bindTable({
+    send,
+    nextHand: nextDeal,
+    newGame: () => window.location.assign("/play"),
+    summary,
+    draw,
   });
-  $("open-last").addEventListener("click", openLastTrick);
-  $("open-scores").addEventListener("click", openScores);
-  $("open-settings").addEventListener("click", () => openSettings());
   $("daily-replay").addEventListener("click", startAttempt);
   const reply = await call(() => daily.current());
   if (reply && reply.kind === "refused" && reply.status === 404) {

@@ -1,5 +1,7 @@
 // The table page: load (or start) the player's game, send the player's actions,
 // and show the events each reply carries, one by one, before the next decision.
+// The daily page (daily.js) imports `say`, `show` and `bindTable` from here; the
+// table's own boot runs only when this is the page's script.
 
 import { OfflineError, api } from "./api.js";
 import { cardName, installSprite } from "./cards.js";
@@ -36,7 +38,7 @@ function pace() {
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function say(text) {
+export function say(text) {
   const log = $("log");
   const line = document.createElement("p");
   line.textContent = text;
@@ -210,8 +212,19 @@ const SAID = {
   name: () => t("Names a trick"),
 };
 
-/** Draw `state` after showing `events` one by one, as the table saw them happen. */
-async function show(state, events) {
+/** The end of a hand at the table: the player's total, then the summary. */
+function handOver(state) {
+  const you = state.scores[state.seat];
+  say(t("Your total: {score}.", { score: signed(you) }));
+  openSummary();
+}
+
+/**
+ * Draw `state` after showing `events` one by one, as the table saw them happen.
+ * `draw` is the page's render (the daily page adds its bar); `onHandOver(state)` runs
+ * when the events end the hand.
+ */
+export async function show(state, events, { draw = render, onHandOver = handOver } = {}) {
   const before = store.table;
   const sameHand = before && before.id === state.id && before.hand_number === state.hand_number;
   const n = state.players;
@@ -226,7 +239,7 @@ async function show(state, events) {
   if (!events.length) {
     // A fresh deal with nothing said yet is still dealt before the player's eyes.
     store.dealing = store.dealing && state.view.moves.length === 0;
-    render();
+    draw();
     store.dealing = false;
     focusDecision();
     return;
@@ -244,7 +257,7 @@ async function show(state, events) {
   };
   store.overlay = o;
   store.skip = false;
-  render();
+  draw();
   store.dealing = false;
   for (const event of events) {
     const text = eventText(event, state);
@@ -258,7 +271,7 @@ async function show(state, events) {
         o.partners = new Set([...o.partners, seat]);
         if (seat !== state.seat) say(t("{name} is the picker's partner.", { name: nameOf(state, seat) }));
       }
-      render();
+      draw();
       await flyIn(seat, event.card, seat === state.seat ? from : null);
       await wait(pace() * 0.6);
     } else if (event.type === "trick") {
@@ -266,31 +279,29 @@ async function show(state, events) {
       o.winner = event.winner;
       noteTrickPoints(state, o.tricksDone, event.points);
       o.tricksDone += 1;
-      render();
+      draw();
       await wait(pace() * 1.6);
       await sweep(event.winner);
       o.trick = [];
       o.winner = null;
-      render();
+      draw();
     } else if (event.type === "hand") {
       o.acting = null;
-      render();
+      draw();
       await wait(pace());
     } else {
       if (event.type === "pick") o.picker = seat;
       if (seat !== null && seat !== undefined && SAID[event.type]) o.said = { ...o.said, [seat]: SAID[event.type](event) };
       o.acting = seat;
-      render();
+      draw();
       await wait(pace() * 0.8);
     }
   }
   store.overlay = null;
   store.skip = false;
-  render();
+  draw();
   if (state.hand_over && events.some((e) => e.type === "hand")) {
-    const you = state.scores[state.seat];
-    say(t("Your total: {score}.", { score: signed(you) }));
-    openSummary();
+    onHandOver(state);
   } else {
     focusDecision();
   }
@@ -303,45 +314,51 @@ async function show(state, events) {
 
 // --- the page's own buttons -----------------------------------------------------------
 
-function ui(name, node) {
-  const legal = legalSet();
-  switch (name) {
-    case "select":
-      toggleBury(node, selectionWith);
-      break;
-    case "bury": {
-      const bury = selectedBury(legal);
-      if (bury) send(bury);
-      break;
+/**
+ * Wire the table's controls: the cards and buttons (`send` an action, `nextHand`,
+ * `summary` to reopen the hand's summary, `retry` a lost request), the dialogs
+ * (`newGame`), the buttons above the table, and hurrying the computer players along.
+ * `draw` is the page's render. The daily page (daily.js) binds its own with this too.
+ */
+export function bindTable({ send, nextHand, newGame, summary = openSummary, retry = () => {}, draw = render }) {
+  function ui(name, node) {
+    const legal = legalSet();
+    switch (name) {
+      case "select":
+        toggleBury(node, selectionWith);
+        break;
+      case "bury": {
+        const bury = selectedBury(legal);
+        if (bury) send(bury);
+        break;
+      }
+      case "call-unknown":
+        store.calling = node.dataset.card;
+        draw();
+        $("hand").querySelector(".card.live")?.focus();
+        break;
+      case "call-back":
+        store.calling = null;
+        draw();
+        $("actions").querySelector("button")?.focus();
+        break;
+      case "next-hand":
+        nextHand();
+        break;
+      case "summary":
+        summary();
+        break;
+      case "review":
+        openReview();
+        break;
+      case "retry":
+        retry();
+        break;
+      default:
+        break;
     }
-    case "call-unknown":
-      store.calling = node.dataset.card;
-      render();
-      $("hand").querySelector(".card.live")?.focus();
-      break;
-    case "call-back":
-      store.calling = null;
-      render();
-      $("actions").querySelector("button")?.focus();
-      break;
-    case "next-hand":
-      nextHand();
-      break;
-    case "summary":
-      openSummary();
-      break;
-    case "review":
-      openReview();
-      break;
-    case "retry":
-      retry();
-      break;
-    default:
-      break;
   }
-}
 
-async function boot() {
   installSprite();
   bindInput({ send, ui, say });
   bindDialogs({
@@ -349,7 +366,7 @@ async function boot() {
     onNextHand: nextHand,
     onDisplayChange: () => {
       $("hand").dataset.sig = "";
-      render();
+      draw();
     },
   });
   $("open-last").addEventListener("click", openLastTrick);
@@ -362,6 +379,10 @@ async function boot() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && store.overlay) store.skip = true;
   });
+}
+
+async function boot() {
+  bindTable({ send, nextHand, newGame, retry });
   // Back from another tab: the game may have moved on there.
   document.addEventListener("visibilitychange", async () => {
     const table = store.table;
@@ -385,4 +406,8 @@ async function boot() {
   await handle(reply);
 }
 
-boot();
+// Imported by another page's script (daily.js), this module only lends its functions.
+const entry = [...document.querySelectorAll('script[type="module"][src]')].some(
+  (script) => script.src === import.meta.url,
+);
+if (entry) boot();
