@@ -68,6 +68,90 @@ def test_bad_names_are_refused_with_a_clear_reason(raw: str, reason: str) -> Non
 
 
 @pytest.mark.parametrize(
+    "raw",
+    [
+        # The whole name, its spaces, punctuation and look-alikes aside, is a reserved word.
+        "Admin.",
+        "Ad min",
+        "A.d.m.i.n",
+        "ADM1N",  # a one for the i
+        "Àdmin",  # an accent does not make it another word
+        "B0T",
+        "3XP3RT",
+        "ВОТ",  # all Cyrillic capitals that read "BOT"
+        "Y.o.u",
+        "Sheeps Head",
+        "Bot 7",  # a count after the word: still the computer player
+        # A title as whole words of a longer name.
+        "Admin Bob",
+        "Bob the Ad-min",
+        "Admin2 Bob",
+        "Moderator_Max",
+        # The board's label for a player without a name, "Player #1a2b3c".
+        "Player 1234",
+        "Player1",
+        "Player 1 Pete",
+        "player_0f3a9c",
+        "P1ayer 1a2b3c",
+        "Player lO2",  # an l and an O for 1 and 0, with a real digit
+        "Player decade",  # six hex letters: the label's exact shape
+    ],
+)
+def test_reserved_names_are_refused_however_they_are_written(raw: str) -> None:
+    with pytest.raises(NameRefused) as refused:
+        check_name(raw)
+    # The very sentence the page's catalogs translate (js/words.js, SERVER_REASONS).
+    assert refused.value.reason == (
+        "That name is reserved: it would pass for the site or a computer player."
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("Моderator", "cannot mix"),  # Cyrillic М and о: refused before the reserved words
+        ("Player #1a2b3c", "letters, digits, spaces"),  # "#" is not allowed at all
+    ],
+)
+def test_reserved_look_alikes_that_fail_an_earlier_rule(raw: str, reason: str) -> None:
+    with pytest.raises(NameRefused, match=reason):
+        check_name(raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # A reserved word inside a longer word is not that word.
+        "Badminton Bob",
+        "Administrative Al",
+        "Sysadmin Sue",
+        "Bad Min",  # whole words, but they read "badmin", not "admin"
+        "Youssef",
+        "Bobot",
+        # Only a title counts as a word in a longer name; the other reserved words are
+        # ordinary words, refused only as the whole name.
+        "Sheepshead Sam",
+        "Expert Eddie",
+        "Nobody Special",
+        "Bob the Bot",
+        # "Player" with a word that is not an id.
+        "Player One",
+        "Playerone Pete",
+        "Player Ace",  # hex letters, but no digit and not six of them
+        "Player",
+        # Names in other scripts and with umlauts go through the same rules.
+        "Jürgen Müller",
+        "Günther Bäßler",
+        "Bill",
+        "দীপা রায়",
+        "অমিত দাস",
+    ],
+)
+def test_names_that_only_contain_a_reserved_word_are_accepted(raw: str) -> None:
+    assert check_name(raw).text == raw
+
+
+@pytest.mark.parametrize(
     ("a", "b"),
     [
         ("Bob", "BOB"),

@@ -47,6 +47,12 @@ RESERVED = (
     "anonymous",
     "nobody",
 )
+#: Reserved words that claim a role on the site wherever they stand as words of a name
+#: ("Admin Bob", "Bob the Moderator"). The other reserved words are ordinary words that
+#: real names use ("Sheepshead Sam", "Expert Eddie"): they are refused as a whole name.
+TITLES = ("admin", "administrator", "moderator")
+#: The board's label for a player without a name is "Player #" and six hex digits.
+PLACEHOLDER = "player"
 #: Scripts that may share a name (TR39's "highly restrictive" level): Japanese mixes
 #: kana and kanji, Chinese and Korean mix with Latin letters. Any other mix is refused.
 _SCRIPT_MIXES = (
@@ -119,7 +125,85 @@ def look_key(text: str) -> str:
     return skeleton(folded)
 
 
-_RESERVED_LOOKS = frozenset(look_key(name) for name in RESERVED)
+#: Digits written for letters ("ADM1N", "3XP3RT"), after the skeleton (which already
+#: turns "0" into "o" and "1" into "l"). "l" and "i" are one letter here: a capital "I"
+#: and a small "l" look the same in many fonts, and so "ADM1N" reads "admin".
+_LEET = str.maketrans({"l": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b"})
+
+
+def _reserved_form(text: str) -> str:
+    """What a piece of a name reads as, to compare with the reserved words: the
+    case-folded skeleton without accents, spaces, punctuation or symbols, digits
+    that stand for letters read as those letters."""
+    skeleton_ = look_key(text).translate(_LEET)
+    return "".join(ch for ch in skeleton_ if unicodedata.category(ch)[0] in "LN")
+
+
+_RESERVED_FORMS = frozenset(_reserved_form(word) for word in RESERVED)
+_TITLE_FORMS = frozenset(_reserved_form(word) for word in TITLES)
+_PLACEHOLDER_FORM = _reserved_form(PLACEHOLDER)
+#: What may follow "player" in a name that passes for the placeholder: hex digits, and
+#: the letters that read as 0 and 1.
+_ID_CHARS = frozenset("0123456789abcdefoil")
+
+
+def _words(text: str) -> list[str]:
+    """The words of a name: runs of letters, marks and digits. Case stays: capitals
+    have look-alikes of their own ("ВОТ" reads "BOT", "вот" does not)."""
+    words: list[str] = []
+    word = ""
+    for ch in unicodedata.normalize("NFKC", text):
+        if unicodedata.category(ch)[0] in "LMN":
+            word += ch
+        elif word:
+            words.append(word)
+            word = ""
+    if word:
+        words.append(word)
+    return words
+
+
+def _reads_reserved(words: list[str]) -> bool:
+    """Whether the name passes for a reserved one.
+
+    The whole name, its spaces and punctuation ignored, may not read as a reserved word
+    ("Admin.", "Ad min", "A.d.m.i.n", "ADM1N"), nor may a run of whole words of it read
+    as a title ("Admin Bob", "Bob the Ad-min"). A reserved word inside a longer word
+    does not count: "Badminton Bob" and "Sheepshead Sam" are names. Digits at the end
+    are a count, not part of the name: "Bot 7" and "Admin2 Bob" are refused too.
+    """
+    for first in range(len(words)):
+        for last in range(first + 1, len(words) + 1):
+            run = "".join(words[first:last])
+            whole = first == 0 and last == len(words)
+            for piece in {run, run.rstrip("0123456789")}:
+                form = _reserved_form(piece) if piece else ""
+                if form and (form in _TITLE_FORMS or (whole and form in _RESERVED_FORMS)):
+                    return True
+    return False
+
+
+def _reads_placeholder(words: list[str]) -> bool:
+    """Whether the name passes for the board's "Player #1a2b3c".
+
+    That is: "player" (or a look-alike) begins the name and is followed, in the same
+    word or the next, by an id: hex digits (or "o", "i", "l" for 0 and 1) with at least
+    one real digit ("Player 1234", "Player1", "P1ayer_0f3a9c"), or six hex letters
+    ("Player decade"). "Player One" and "Playerone Pete" are names.
+    """
+    if not words:
+        return False
+    first = words[0]
+    for end in range(1, len(first) + 1):
+        if _reserved_form(first[:end]) == _PLACEHOLDER_FORM:
+            rest = (first[end:] or (words[1] if len(words) > 1 else "")).casefold()
+            break
+    else:
+        return False
+    if not rest or not set(rest) <= _ID_CHARS:
+        return False
+    hex_only = set(rest) <= set("0123456789abcdef")
+    return any(ch.isdigit() for ch in rest) or (hex_only and len(rest) == 6)
 
 
 def _describe(ch: str) -> str:
@@ -181,9 +265,11 @@ def check_name(raw: str) -> DisplayName:
         raise NameRefused(
             f"A name cannot mix {names} letters: mixed scripts make look-alike names."
         )
-    look = look_key(text)
-    if look in _RESERVED_LOOKS:
+    words = _words(text)
+    if _reads_reserved(words) or _reads_placeholder(words):
+        # One sentence for both: the placeholder is the site's own label for a player.
         raise NameRefused("That name is reserved: it would pass for the site or a computer player.")
+    look = look_key(text)
     return DisplayName(text=text, key=fold_key(text), look=look)
 
 
