@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import secrets
 import warnings
@@ -387,10 +388,14 @@ def test_names_are_checked_unique_escaped_and_can_be_hidden(
     assert board(ann)["top"][0]["name"] == "O'Brien"
     page = ann.get("/daily").text
     assert "O&#39;Brien" in page and "O'Brien" not in page
-    assert cli_main(["admin", "hide-name", "o'brien", "--database", database_url]) == 0
+    # The moderator may type the name as it looks: other case, apostrophe or look-alikes.
+    assert cli_main(["admin", "hide-name", "0’BRIEN", "--database", database_url]) == 0
     assert board(bob)["top"][0]["name"].startswith("Player #")
     # A hidden name stays taken.
     assert bob.put("/api/v1/daily/me/name", json={"name": "O'Brien"}).status_code == 409
+    assert cli_main(["admin", "hide-name", "O'Brien", "--undo", "--database", database_url]) == 0
+    assert board(bob)["top"][0]["name"] == "O'Brien"
+    assert cli_main(["admin", "hide-name", "Nobody Here", "--database", database_url]) == 1
 
 
 def test_a_recovery_code_carries_the_identity_and_deleting_removes_it(app: FastAPI) -> None:
@@ -409,13 +414,63 @@ def test_a_recovery_code_carries_the_identity_and_deleting_removes_it(app: FastA
     assert other_device.post("/api/v1/daily/recover", json={"code": code}).status_code == 404
 
 
-def test_a_second_ranked_attempt_from_one_address_is_flagged(app: FastAPI) -> None:
+def flagged(app: FastAPI) -> dict[str, bool]:
+    store = DailyStore(app.state.engine)
+    return {x.id: x.flagged for x in store.attempts_of_day(NOON.date())}
+
+
+def admin_flags(database_url: str, capsys: pytest.CaptureFixture[str]) -> Json:
+    capsys.readouterr()
+    assert cli_main(["admin", "flags", "2025-06-01", "--json", "--database", database_url]) == 0
+    out: Json = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_a_second_ranked_attempt_played_from_one_network_is_flagged(
+    app: FastAPI, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     ann, sock = visitor(app), visitor(app)  # the test client: one address for both
     a, b = start(ann), start(sock)
-    store = app.state.daily.store
-    attempts = {x.id: x for x in store.attempts_of_day(NOON.date())}
-    assert attempts[a["id"]].flagged is False
-    assert attempts[b["id"]].flagged is True
+    # Opening the page starts an attempt, but only playing it counts: a second person
+    # of the house who only looks is not flagged.
+    assert flagged(app) == {a["id"]: False, b["id"]: False}
+    # Whoever plays first is not flagged.
+    step(ann, a, first)
+    step(sock, b, first)
+    assert flagged(app) == {a["id"]: False, b["id"]: True}
+    [flag] = admin_flags(database_url, capsys)["flags"]
+    assert flag["attempt"] == b["id"] and flag["finished"] is False
+    assert [(x["attempt"], x["player"] is None) for x in flag["same_network"]] == [(a["id"], False)]
+
+
+def test_a_scout_that_deletes_itself_does_not_clear_the_flag(
+    app: FastAPI, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scout, main = visitor(app), visitor(app)
+    scouted = play_day(scout)
+    assert scout.delete("/api/v1/daily/me").status_code == 204
+    mine = play_day(main)
+    assert flagged(app) == {mine["id"]: True}
+    [flag] = admin_flags(database_url, capsys)["flags"]
+    assert flag["same_network"] == [{"attempt": scouted["id"], "player": None}]
+    assert flag["finished"] is True and flag["total"] == mine["scores"][0]
+    # The moderator's verdict: the result leaves the board, and the attempt stays over.
+    assert board(main)["field"] == 1
+    void = ["admin", "void-result", "2025-06-01", mine["id"], "--database", database_url]
+    assert cli_main(void) == 0
+    assert board(main)["field"] == 0
+    assert cli_main(void) == 1
+    assert start(main)["daily"]["ranked"] is False
+
+
+def test_an_ipv6_network_counts_as_one_address(app: FastAPI) -> None:
+    ann = TestClient(app, base_url="http://localhost", client=("2001:db8:5:7::1", 50000))
+    bob = TestClient(app, base_url="http://localhost", client=("2001:db8:5:7::2", 50001))
+    far = TestClient(app, base_url="http://localhost", client=("2001:db8:5:8::2", 50002))
+    a, b, c = start(ann), start(bob), start(far)
+    for client, state in ((ann, a), (bob, b), (far, c)):
+        step(client, state, first)
+    assert flagged(app) == {a["id"]: False, b["id"]: True, c["id"]: False}
 
 
 @pytest.fixture

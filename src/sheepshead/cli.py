@@ -10,9 +10,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
 
 from sheepshead import record
+
+if TYPE_CHECKING:
+    from sheepshead.store.daily import DailyStore, Flag
 
 Command = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Command] = {}
@@ -439,12 +443,11 @@ def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_js
     return 1 if matches is False else 0
 
 
-def cmd_admin_hide_name(args: argparse.Namespace) -> int:
-    """Hide a display name: the board shows "Player #..." and the name stays taken."""
+def _admin_store(args: argparse.Namespace) -> DailyStore:
+    """The daily store of the database ``sheepshead serve`` would use, or ``--database``."""
     import os
     from pathlib import Path
 
-    from sheepshead.names import fold_key
     from sheepshead.store import open_engine
     from sheepshead.store.daily import DailyStore
 
@@ -452,13 +455,98 @@ def cmd_admin_hide_name(args: argparse.Namespace) -> int:
     if not url:
         data = Path(os.environ.get("SHEEPSHEAD_DATA_DIR") or "data")
         url = f"sqlite:///{(data / 'sheepshead.db').resolve()}"
-    engine = open_engine(url)
+    return DailyStore(open_engine(url))
+
+
+def _admin_day(text: str | None) -> date:
+    from sheepshead import daily
+
+    if text is None:
+        return daily.day_of(datetime.now(UTC))
     try:
-        hidden = DailyStore(engine).hide_name(fold_key(" ".join(args.name.split())))
+        return date.fromisoformat(text)
+    except ValueError:
+        raise SystemExit(f"sheepshead admin: {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def cmd_admin_hide_name(args: argparse.Namespace) -> int:
+    """Hide a display name: the board shows "Player #..." and the name stays taken."""
+    import contextlib
+
+    from sheepshead.names import NameRefused, check_name, fold_key, look_key
+
+    text = " ".join(args.name.split())
+    # A name refused today may still be stored from before: then it is taken as typed.
+    with contextlib.suppress(NameRefused):
+        text = check_name(text).text
+    # The moderator types what they see: any case, any look-alike of the name.
+    key = fold_key(text)
+    looks = {look_key(text), look_key(key)}
+    store = _admin_store(args)
+    try:
+        hidden = store.hide_name(key, sorted(looks), hidden=not args.undo)
     finally:
-        engine.dispose()
-    _out(f"hidden: {args.name}" if hidden else f"no display name {args.name!r}")
+        store.engine.dispose()
+    done = "shown again" if args.undo else "hidden"
+    _out(f"{done}: {args.name}" if hidden else f"no display name {args.name!r}")
     return 0 if hidden else 1
+
+
+def cmd_admin_flags(args: argparse.Namespace) -> int:
+    """The day's flagged attempts: ranked attempts played from a network that another
+    ranked attempt of the day was played from first."""
+    day = _admin_day(args.date)
+    store = _admin_store(args)
+    try:
+        flags = store.flags(day)
+    finally:
+        store.engine.dispose()
+    if args.json:
+        _out(json.dumps({"date": day.isoformat(), "flags": [_flag_json(f) for f in flags]}))
+        return 0
+    if not flags:
+        _out(f"no flagged attempts on {day.isoformat()}")
+        return 0
+    _out(f"{len(flags)} flagged attempt(s) on {day.isoformat()}:")
+    for flag in flags:
+        name = flag.name if flag.name is not None else "(no name)"
+        state = f"{flag.total} game points" if flag.total is not None else "no result"
+        if not flag.finished:
+            state = "unfinished"
+        _out(f"attempt {flag.attempt_id}  player {flag.player_id[:6]}  {name}  {state}")
+        for attempt_id, player_id in flag.same_network:
+            who = f"player {player_id[:6]}" if player_id else "a deleted identity"
+            _out(f"  same network before it: attempt {attempt_id}, {who}")
+    return 0
+
+
+def _flag_json(flag: Flag) -> dict[str, Any]:
+    return {
+        "attempt": flag.attempt_id,
+        "player": flag.player_id,
+        "name": flag.name,
+        "finished": flag.finished,
+        "total": flag.total,
+        "same_network": [
+            {"attempt": attempt_id, "player": player_id}
+            for attempt_id, player_id in flag.same_network
+        ],
+    }
+
+
+def cmd_admin_void_result(args: argparse.Namespace) -> int:
+    """Take a ranked result off its day's board (a moderator's verdict on a flag)."""
+    day = _admin_day(args.date)
+    store = _admin_store(args)
+    try:
+        voided = store.void_result(day, args.attempt)
+    finally:
+        store.engine.dispose()
+    if not voided:
+        _out(f"no result of attempt {args.attempt!r} on {day.isoformat()}")
+        return 1
+    _out(f"voided: attempt {args.attempt}'s result left the board of {day.isoformat()}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -497,12 +585,30 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="print JSON, as /api/v1/verify does")
     verify.set_defaults(func=cmd_verify)
 
-    admin = sub.add_parser("admin", help="moderation: hide-name NAME")
+    admin = sub.add_parser("admin", help="moderation: hide-name, flags, void-result")
     admin_sub = admin.add_subparsers(dest="admin_command", required=True)
-    hide = admin_sub.add_parser("hide-name", help="hide an offensive display name")
+    database = argparse.ArgumentParser(add_help=False)
+    database.add_argument("--database", help="SQLAlchemy URL (default: as `sheepshead serve`)")
+    hide = admin_sub.add_parser(
+        "hide-name", parents=[database], help="hide an offensive display name"
+    )
     hide.add_argument("name", help="the name as shown (case and look-alikes do not matter)")
-    hide.add_argument("--database", help="SQLAlchemy URL (default: as `sheepshead serve`)")
+    hide.add_argument("--undo", action="store_true", help="show a hidden name again")
     hide.set_defaults(func=cmd_admin_hide_name)
+    flags = admin_sub.add_parser(
+        "flags",
+        parents=[database],
+        help="list a day's flagged attempts (several identities playing from one network)",
+    )
+    flags.add_argument("date", nargs="?", help="YYYY-MM-DD (default: today in Chicago)")
+    flags.add_argument("--json", action="store_true", help="print JSON")
+    flags.set_defaults(func=cmd_admin_flags)
+    void = admin_sub.add_parser(
+        "void-result", parents=[database], help="take a ranked result off its day's board"
+    )
+    void.add_argument("date", help="the day, YYYY-MM-DD")
+    void.add_argument("attempt", help="the attempt's id, as `sheepshead admin flags` shows it")
+    void.set_defaults(func=cmd_admin_void_result)
 
     _add_bot_commands(sub)
 

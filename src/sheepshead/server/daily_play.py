@@ -106,10 +106,15 @@ class Daily:
         return int.from_bytes(digest[:8], "big") >> 1
 
     def address(self, request: Request) -> str | None:
-        host = request.client.host if request.client else None
-        if not host:
+        """A keyed hash of the client's network (an IPv6 client's /64, which one
+        subscriber usually holds whole, as the identity rate limit counts them)."""
+        # security.py takes this module's secret: imported here, not at the top.
+        from sheepshead.server.security import client_network
+
+        if not request.client or not request.client.host:
             return None
-        return hmac.new(self.secret, b"address:" + host.encode(), hashlib.sha256).hexdigest()
+        network = client_network(request.scope)
+        return hmac.new(self.secret, b"address:" + network.encode(), hashlib.sha256).hexdigest()
 
     def day_row(self, day: date) -> Day:
         return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
@@ -320,11 +325,19 @@ def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> str | None:
     return None
 
 
-def _save(svc: Daily, attempt: Attempt, turn: Turn) -> bool:
+def _has_played(attempt: Attempt) -> bool:
+    """Whether the player has made a move in this attempt yet (not only looked)."""
+    mine = f"{daily.PLAYER_SEAT} "
+    return any(move.startswith(mine) for deal in attempt.moves for move in deal)
+
+
+def _save(svc: Daily, attempt: Attempt, turn: Turn, first_play_from: str | None = None) -> bool:
     table = turn.table
     finished = table.hand_over and table.hand_number == daily.DEALS
     points = _points(table) if finished and attempt.ranked else None
-    saved = svc.store.save_attempt(attempt, _moves(table), table.version, finished, points)
+    saved = svc.store.save_attempt(
+        attempt, _moves(table), table.version, finished, points, first_play_from
+    )
     if saved and points is not None:
         _refresh(svc, attempt.day, after_result=True)
     return saved
@@ -350,7 +363,12 @@ def _refresh(svc: Daily, day: date, after_result: bool = False) -> None:
     f"{API}/attempts/{{attempt_id}}/actions", response_model=None, responses=_404 | _409 | _503
 )
 def act(
-    attempt_id: str, body: ActionIn, player: PlayerDep, svc: DailyDep, at: NowDep
+    request: Request,
+    attempt_id: str,
+    body: ActionIn,
+    player: PlayerDep,
+    svc: DailyDep,
+    at: NowDep,
 ) -> dict[str, Any] | JSONResponse:
     """Your action in the current deal; the reply holds every event up to your next
     decision. 409 (with the attempt as it is) for a stale version or a closed attempt."""
@@ -369,7 +387,9 @@ def act(
         return _conflict(svc, attempt, exc.reason, at)
     except (BadAction, IllegalAction) as exc:
         raise HTTPException(422, exc.reason) from None
-    if not _save(svc, attempt, turn):
+    first_play = attempt.ranked and not _has_played(attempt)
+    address = svc.address(request) if first_play else None
+    if not _save(svc, attempt, turn, address):
         return _conflict(svc, attempt, "this attempt changed while your action was on its way", at)
     return _step(svc, attempt, turn, at)
 

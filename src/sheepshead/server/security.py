@@ -168,7 +168,7 @@ class RateLimited(Exception):
         return f"Too many {self.what}: please wait {when} and try again."
 
 
-def _client_network(scope: Scope) -> str:
+def client_network(scope: Scope) -> str:
     """The client's address; for IPv6 its /64, which one subscriber usually holds whole."""
     client = scope.get("client")
     host = str(client[0]) if client else "unknown"
@@ -235,7 +235,7 @@ class RateLimiter:
         if player is not None and self.settings.rate_actions is not None:
             charges.append(("actions", player, self.settings.rate_actions))
         if self.settings.rate_actions_per_address is not None:
-            network = _client_network(scope)
+            network = client_network(scope)
             charges.append(("address", network, self.settings.rate_actions_per_address))
         self.charge(charges, "requests")
 
@@ -245,7 +245,7 @@ class RateLimiter:
         if rate is None:
             return
         try:
-            self.charge([("identity", _client_network(request.scope), rate)], "new players")
+            self.charge([("identity", client_network(request.scope), rate)], "new players")
         except RateLimited as exc:
             raise HTTPException(
                 429,

@@ -1,5 +1,6 @@
 """The daily game's storage: days, attempts, results and the board, display names,
-recovery codes. On the table's declarative ``Base``; migration ``daily_0001``.
+recovery codes. On the table's declarative ``Base``; migrations ``daily_0001`` and
+``daily_0002`` (the addresses that played a day, for the moderators' flags).
 
 Like the rest of the store it knows the game only as text: an attempt is its day
 and its moves per deal, a result is five numbers the server computed by replaying
@@ -21,6 +22,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    Connection,
     Date,
     DateTime,
     Engine,
@@ -31,6 +33,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -83,9 +86,10 @@ class DailyAttempt(Base):
     #: Deals dealt plus actions taken: every write checks and bumps it.
     version: Mapped[int] = mapped_column(Integer)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: A second ranked attempt from one network address in a day: for a moderator.
+    #: Ranked, and played from a network address that another ranked attempt of the day
+    #: played from first (see ``DailyAddressPlay``): for a moderator.
     flagged: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: Keyed hash of the network address that started it (never the address itself).
+    #: Keyed hash of the network that started it (never the address itself).
     address: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -94,6 +98,20 @@ class DailyAttempt(Base):
         Index("ux_daily_attempts_player_day_number", "player_id", "day", "number", unique=True),
         Index("ix_daily_attempts_day_address", "day", "address"),
     )
+
+
+class DailyAddressPlay(Base):
+    """A ranked attempt's first action, by the keyed hash of the network it came from.
+
+    Kept apart from the attempt, with no link to the player, so that deleting the
+    identity that scouted a day does not clear the flag of the one that then plays it."""
+
+    __tablename__ = "daily_address_plays"
+
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    attempt_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class DailyResult(Base):
@@ -175,6 +193,21 @@ class Attempt:
     version: int
     finished: bool
     flagged: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A flagged attempt, for a moderator."""
+
+    attempt_id: str
+    player_id: str
+    name: str | None
+    finished: bool
+    #: Its game points, if it is finished and its result still stands.
+    total: int | None
+    #: The other ranked attempts of the day played from its network, first first:
+    #: (attempt id, player id or None when that identity was deleted).
+    same_network: tuple[tuple[str, str | None], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,19 +362,6 @@ class DailyStore:
         attempt_id = new_id()
         try:
             with self.engine.begin() as conn:
-                flagged = False
-                if ranked and address is not None:
-                    other = conn.execute(
-                        select(DailyAttempt.id)
-                        .where(
-                            DailyAttempt.day == day,
-                            DailyAttempt.address == address,
-                            DailyAttempt.ranked.is_(True),
-                            DailyAttempt.player_id != player_id,
-                        )
-                        .limit(1)
-                    ).first()
-                    flagged = other is not None
                 conn.execute(
                     insert(DailyAttempt).values(
                         id=attempt_id,
@@ -352,8 +372,9 @@ class DailyStore:
                         moves=[list(m) for m in moves],
                         version=version,
                         finished=False,
-                        flagged=flagged,
-                        address=address,
+                        flagged=False,
+                        # Only the ranked attempt's: a replay is nobody's concern.
+                        address=address if ranked else None,
                         created_at=now,
                         updated_at=now,
                     )
@@ -369,9 +390,13 @@ class DailyStore:
         version: int,
         finished: bool,
         points: Sequence[int] | None = None,
+        first_play_from: str | None = None,
     ) -> bool:
         """Write the attempt's new moves if it is still at its loaded version; with
         ``points``, the finished ranked attempt's result in the same transaction.
+        ``first_play_from``: the keyed network of the player's first action in a ranked
+        attempt, recorded; the attempt is flagged if another ranked attempt of the day
+        was played from it first (a look at the page alone flags nobody).
         Returns False, writing nothing, when another request changed it first."""
         now = _now()
         with self.engine.begin() as conn:
@@ -392,6 +417,8 @@ class DailyStore:
             if bumped.rowcount != 1:
                 conn.rollback()
                 return False
+            if first_play_from is not None and attempt.ranked:
+                self._note_play(conn, attempt, first_play_from, now)
             if points is not None:
                 if len(points) != DEALS:
                     raise ValueError(f"a result has {DEALS} deals")
@@ -405,6 +432,86 @@ class DailyStore:
                         finished_at=now,
                     )
                 )
+        return True
+
+    @staticmethod
+    @staticmethod
+    def _note_play(conn: Connection, attempt: Attempt, address: str, now: datetime) -> None:
+        # Runs after the attempt's version check: one request per attempt gets here.
+        seen = conn.execute(
+            select(DailyAddressPlay.attempt_id).where(
+                DailyAddressPlay.day == attempt.day, DailyAddressPlay.address == address
+            )
+        ).scalars()
+        played = set(seen)
+        if attempt.id not in played:
+            conn.execute(
+                insert(DailyAddressPlay).values(
+                    day=attempt.day, address=address, attempt_id=attempt.id, created_at=now
+                )
+            )
+        if played - {attempt.id}:
+            conn.execute(
+                update(DailyAttempt).where(DailyAttempt.id == attempt.id).values(flagged=True)
+            )
+
+    def flags(self, day: date) -> list[Flag]:
+        """The day's flagged attempts, each with the ranked attempts played from its
+        network (those of deleted identities included, as "deleted")."""
+        with self.engine.connect() as conn:
+            flagged = conn.execute(
+                select(
+                    DailyAttempt.id,
+                    DailyAttempt.player_id,
+                    DailyAttempt.finished,
+                    DailyResult.total,
+                    DisplayName.text,
+                )
+                .outerjoin(DailyResult, DailyResult.attempt_id == DailyAttempt.id)
+                .outerjoin(DisplayName, DisplayName.player_id == DailyAttempt.player_id)
+                .where(DailyAttempt.day == day, DailyAttempt.flagged.is_(True))
+                .order_by(DailyAttempt.created_at, DailyAttempt.id)
+            ).all()
+            out = []
+            for row in flagged:
+                mine = select(DailyAddressPlay.address).where(
+                    DailyAddressPlay.day == day, DailyAddressPlay.attempt_id == row.id
+                )
+                others = conn.execute(
+                    select(DailyAddressPlay.attempt_id, DailyAttempt.player_id)
+                    .outerjoin(DailyAttempt, DailyAttempt.id == DailyAddressPlay.attempt_id)
+                    .where(
+                        DailyAddressPlay.day == day,
+                        DailyAddressPlay.address.in_(mine),
+                        DailyAddressPlay.attempt_id != row.id,
+                    )
+                    .order_by(DailyAddressPlay.created_at)
+                ).all()
+                out.append(
+                    Flag(
+                        attempt_id=row.id,
+                        player_id=row.player_id,
+                        name=row.text,
+                        finished=row.finished,
+                        total=row.total,
+                        same_network=tuple((o.attempt_id, o.player_id) for o in others),
+                    )
+                )
+        return out
+
+    def void_result(self, day: date, attempt_id: str) -> bool:
+        """A moderator's verdict on a flagged attempt: its result leaves the board (the
+        attempt stays finished, so it cannot be played ranked again). False if there is
+        no such result."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                delete(DailyResult).where(
+                    DailyResult.day == day, DailyResult.attempt_id == attempt_id
+                )
+            )
+        if done.rowcount != 1:
+            return False
+        self.refresh_board(day)
         return True
 
     # The board --------------------------------------------------------------------
@@ -561,12 +668,12 @@ class DailyStore:
             except IntegrityError:
                 raise NameTaken(text_) from None
 
-    def hide_name(self, key: str) -> int:
-        """Hide every name with this case-folded key; returns how many were hidden."""
+    def hide_name(self, key: str, looks: Sequence[str] = (), hidden: bool = True) -> int:
+        """Hide (or show again) every name with this case-folded key or one of these
+        look keys; returns how many names match."""
+        match = or_(DisplayName.key == key, DisplayName.look.in_(list(looks)))
         with self.engine.begin() as conn:
-            done = conn.execute(
-                update(DisplayName).where(DisplayName.key == key).values(hidden=True)
-            )
+            done = conn.execute(update(DisplayName).where(match).values(hidden=hidden))
         return int(done.rowcount)
 
     def set_recovery_code(self, player_id: str, code_hash: str) -> None:
