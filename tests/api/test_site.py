@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from api.helpers import TestClient, make_client, new_game
 from sheepshead.deal import deal_cards, seed_commitment
 from sheepshead.server import Settings, create_app
 from sheepshead.server.identity import COOKIE
+from sheepshead.server.settings import Rate
 
 COOKIE_RE = re.compile(rf"{COOKIE}=([0-9a-f]{{32}}); Max-Age=\d+; Path=/; HttpOnly; SameSite=Lax")
 
@@ -82,6 +84,72 @@ def test_the_pages_render(client: TestClient) -> None:
         csp = response.headers["content-security-policy"]
         assert "script-src 'self';" in csp and "unsafe-inline" not in csp
     assert "content-security-policy" not in client.get("/api/v1/docs").headers
+
+
+def current_nav(html: str) -> list[str]:
+    """The site navigation's links marked as the current page."""
+    nav = html[html.index('<nav aria-label="Site">') :]
+    nav = nav[: nav.index("</nav>")]
+    return re.findall(r'<a[^>]*href="([^"]+)"[^>]*aria-current="page"', nav)
+
+
+@pytest.mark.parametrize(
+    ("path", "current"),
+    [("/play", "/play"), ("/daily", "/daily"), ("/leaderboard", "/leaderboard")],
+)
+def test_the_navigation_marks_the_page_shown(client: TestClient, path: str, current: str) -> None:
+    # daily.html extends the table's page: its own mark must win over the table's.
+    response = client.get(path)
+    assert response.status_code == 200
+    assert current_nav(response.text) == [current]
+
+
+def test_pages_that_need_no_identity_render_past_the_limit_on_new_identities(
+    tmp_path: Path,
+) -> None:
+    app = create_app(Settings(data_dir=tmp_path, dev=True, rate_identities=Rate(2, 3600)))
+    try:
+        for _ in range(2):
+            assert make_client(app).get("/").status_code == 200
+        # The address has used its new identities: a page that issues one is refused.
+        assert make_client(app).get("/daily").status_code == 429
+        for path in ("/privacy", "/leaderboard", "/guide", "/verify/daily", "/verify"):
+            response = make_client(app).get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            assert COOKIE not in response.headers.get("set-cookie", ""), path
+    finally:
+        app.state.engine.dispose()
+
+
+def test_pages_that_need_no_identity_give_none(client: TestClient) -> None:
+    for path in ("/privacy", "/leaderboard"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert COOKIE not in response.headers.get("set-cookie", ""), path
+
+
+def test_the_leaderboard_links_today_and_yesterday(app: FastAPI, client: TestClient) -> None:
+    at = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
+    app.state.daily_clock = lambda: at
+    today = client.get("/leaderboard").text
+    # The daily game's day is the calendar date in Chicago: 10 March at 15:00 UTC.
+    day = date(2026, 3, 10)
+    yesterday = (day - timedelta(days=1)).isoformat()
+    assert re.search(
+        r'<a href="/leaderboard" id="board-today"[^>]*aria-current="true">Today</a>', today
+    )
+    link = re.search(rf'<a href="/leaderboard\?date={yesterday}" id="board-yesterday"[^>]*>', today)
+    assert link and "aria-current" not in link.group(0)
+    assert f'id="board-date" name="date" value="{day.isoformat()}"' in today
+    # Following the link opens yesterday's board, marked as shown.
+    shown = client.get(f"/leaderboard?date={yesterday}").text
+    assert f'id="board-date" name="date" value="{yesterday}"' in shown
+    assert re.search(r'id="board-yesterday"[^>]*aria-current="true">Yesterday</a>', shown)
+    assert not re.search(r'id="board-today"[^>]*aria-current', shown)
+    # A day to come, or not a date, opens today's.
+    for wrong in ("2026-03-11", "2026-3-x"):
+        page = client.get(f"/leaderboard?date={wrong}").text
+        assert f'id="board-date" name="date" value="{day.isoformat()}"' in page
 
 
 def test_the_verify_page_re_derives_a_deal(client: TestClient) -> None:

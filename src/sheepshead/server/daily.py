@@ -402,13 +402,31 @@ def daily_page(request: Request, player: PlayerDep, svc: DailyDep, at: NowDep) -
     )
 
 
+# The leaderboard and privacy pages need no identity: a visitor without the cookie
+# gets none here (nor meets the limit on new identities); their scripts ask the API.
+
+
 @router.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
-def leaderboard_page(request: Request, _player: PlayerDep, at: NowDep) -> HTMLResponse:
-    return _render(request, "leaderboard.html", day=daily.day_of(at).isoformat())
+def leaderboard_page(request: Request, at: NowDep, date_: DateQuery = None) -> HTMLResponse:
+    """Today's board, or the day of ``?date=`` (a past day; else today's)."""
+    today = daily.day_of(at)
+    shown = today
+    if date_ is not None:
+        try:
+            shown = min(date.fromisoformat(date_), today)
+        except ValueError:
+            shown = today
+    return _render(
+        request,
+        "leaderboard.html",
+        day=today.isoformat(),
+        yesterday=(today - timedelta(days=1)).isoformat(),
+        shown=shown.isoformat(),
+    )
 
 
 @router.get("/privacy", response_class=HTMLResponse, include_in_schema=False)
-def privacy_page(request: Request, _player: PlayerDep) -> HTMLResponse:
+def privacy_page(request: Request) -> HTMLResponse:
     return _render(request, "privacy.html")
 
 

@@ -12,12 +12,13 @@ import { legalSet, setTable, store } from "./state.js";
 import { bindTable, say, show } from "./table.js";
 
 const daily = {
-  start: () => request("POST", "/daily/attempts"),
-  current: () => request("GET", "/daily/attempts/current"),
-  act: (id, action, version) =>
-    request("POST", `/daily/attempts/${encodeURIComponent(id)}/actions`, { action, version }),
-  nextDeal: (id, version) =>
-    request("POST", `/daily/attempts/${encodeURIComponent(id)}/next-deal`, { version }),
+  today: (opts) => request("GET", "/daily/today", undefined, opts),
+  start: (opts) => request("POST", "/daily/attempts", undefined, opts),
+  current: (opts) => request("GET", "/daily/attempts/current", undefined, opts),
+  act: (id, action, version, opts) =>
+    request("POST", `/daily/attempts/${encodeURIComponent(id)}/actions`, { action, version }, opts),
+  nextDeal: (id, version, opts) =>
+    request("POST", `/daily/attempts/${encodeURIComponent(id)}/next-deal`, { version }, opts),
   recordUrl: (id, deal) => `/api/v1/daily/attempts/${encodeURIComponent(id)}/deals/${deal}/record`,
 };
 
@@ -43,24 +44,65 @@ function drawBar() {
   }
 }
 
+/** Before the first deal is drawn there is no table for render() to put its "Try again" on. */
+function drawOffline() {
+  $("prompt").textContent = t("The connection to the server was lost.");
+  const again = document.createElement("button");
+  again.type = "button";
+  again.className = "act primary";
+  again.dataset.ui = "retry";
+  again.textContent = t("Try again");
+  $("actions").replaceChildren(again);
+}
+
 function draw() {
+  if (!store.table) {
+    if (store.offline) drawOffline();
+    return;
+  }
   render();
   drawBar();
 }
 
+/**
+ * Run a request as the table does (table.js): a lost connection is kept in
+ * store.pending, and render() offers "Try again" (bindTable's `retry`, below).
+ */
 async function call(attempt) {
+  store.offline = false;
   try {
-    return await attempt();
+    return await attempt({
+      onRetry: () => {
+        $("prompt").textContent = t("Reconnecting…");
+      },
+    });
   } catch (error) {
     if (!(error instanceof OfflineError)) throw error;
+    store.offline = true;
+    store.pending = attempt;
+    store.busy = false;
     say(error.message);
-    showHint(error.message);
+    draw();
+    focusDecision();
     return null;
   }
 }
 
+async function retry() {
+  const attempt = store.pending;
+  if (!attempt) return;
+  store.pending = null;
+  store.busy = true;
+  store.offline = false;
+  if (store.table) draw();
+  const reply = await call(attempt);
+  store.busy = false;
+  await handle(reply);
+}
+
 async function handle(reply) {
   if (!reply) return;
+  store.pending = null;
   if (reply.kind === "ok") {
     const body = reply.body;
     await show(body.state || body, body.events || [], { draw, onHandOver: summary });
@@ -95,7 +137,7 @@ async function send(action) {
   if (!state || store.busy || !legalSet().has(action)) return;
   store.busy = true;
   draw();
-  const reply = await call(() => daily.act(state.id, action, state.version));
+  const reply = await call((opts) => daily.act(state.id, action, state.version, opts));
   store.busy = false;
   await handle(reply);
 }
@@ -109,14 +151,14 @@ async function nextDeal() {
   }
   store.busy = true;
   draw();
-  const reply = await call(() => daily.nextDeal(state.id, state.version));
+  const reply = await call((opts) => daily.nextDeal(state.id, state.version, opts));
   store.busy = false;
   await handle(reply);
 }
 
 async function startAttempt() {
   store.busy = true;
-  const reply = await call(() => daily.start());
+  const reply = await call((opts) => daily.start(opts));
   store.busy = false;
   await handle(reply);
 }
@@ -133,11 +175,45 @@ async function boot() {
     nextHand: nextDeal,
     newGame: () => window.location.assign("/play"),
     summary,
+    retry,
     draw,
   });
   $("daily-replay").addEventListener("click", startAttempt);
-  const reply = await call(() => daily.current());
-  if (reply && reply.kind === "refused" && reply.status === 404) {
+  await load();
+}
+
+/** After a lost connection while loading, "Try again" loads afresh. */
+function loadAgain() {
+  store.pending = async () => {
+    await load();
+    return null;
+  };
+}
+
+/**
+ * Today's attempt to resume, or a new one. /daily/today says whether there is one,
+ * so that a new visitor's page does not ask for an attempt it has not got (a 404).
+ */
+async function load() {
+  const today = await call((opts) => daily.today(opts));
+  if (!today) {
+    loadAgain();
+    return;
+  }
+  if (today.kind !== "ok") {
+    await handle(today);
+    return;
+  }
+  if (today.body.ranked === null && today.body.attempts === 0) {
+    await startAttempt();
+    return;
+  }
+  const reply = await call((opts) => daily.current(opts));
+  if (!reply) {
+    loadAgain();
+    return;
+  }
+  if (reply.kind === "refused" && reply.status === 404) {
     await startAttempt();
     return;
   }

@@ -97,7 +97,17 @@ function drawDeals(board) {
   box.append(el("h2", {}, t("Deal by deal")), table);
 }
 
+/** "Today" and "Yesterday": the one naming the day shown says so (aria-current). */
+function markDay(date) {
+  for (const id of ["board-today", "board-yesterday"]) {
+    const link = $(id);
+    if (link.dataset.date === date) link.setAttribute("aria-current", "true");
+    else link.removeAttribute("aria-current");
+  }
+}
+
 async function showDay(date) {
+  markDay(date);
   const reply = await request("GET", `/daily/board?date=${encodeURIComponent(date)}`);
   if (reply.kind !== "ok") {
     $("board-status").textContent = reply.detail;
@@ -174,7 +184,19 @@ async function nameForm() {
 
 function boot() {
   $("board-date").addEventListener("change", () => showDay($("board-date").value));
-  $("board-week").addEventListener("click", showWeek);
+  $("board-week").addEventListener("click", () => {
+    markDay(null);
+    showWeek();
+  });
+  for (const id of ["board-today", "board-yesterday"]) {
+    const link = $(id);
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      $("board-date").value = link.dataset.date;
+      history.replaceState(null, "", link.href);
+      showDay(link.dataset.date);
+    });
+  }
   showDay($("board-date").value);
   showDays();
   nameForm();
