@@ -14,9 +14,10 @@ import importlib.util
 import json
 import os
 import secrets
+import threading
 import warnings
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from sheepshead import bots, daily, record
 from sheepshead.actions import parse_move
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.cli import main as cli_main
-from sheepshead.server import Settings, create_app
+from sheepshead.server import Settings, create_app, daily_play
 from sheepshead.store.daily import DailyStore
 
 with warnings.catch_warnings():
@@ -562,3 +563,32 @@ def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, cl
     assert "they DO NOT match" in wrong
     days = ok(ann.get("/api/v1/daily/days"))["days"]
     assert days[0]["date"] == "2025-06-01" and days[0]["seed"] == DAY_SEED.hex()
+
+
+def test_on_a_large_field_no_request_waits_for_the_boards_refresh(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(daily_play, "LIVE_FIELD", 1)  # every field counts as large
+    monkeypatch.setattr(daily_play, "REFRESH_SECONDS", 0.0)
+    ann, bob = visitor(app), visitor(app)
+    play_day(ann)  # the first result: the field was 0, so refreshed at once
+    assert board(ann)["me"]["rank"] == 1
+    release, refreshing = threading.Event(), threading.Event()
+    refresh = DailyStore.refresh_board
+
+    def slow_refresh(store: DailyStore, day: date) -> int:
+        refreshing.set()
+        assert release.wait(30), "the test never let the refresh go"
+        return refresh(store, day)
+
+    monkeypatch.setattr(DailyStore, "refresh_board", slow_refresh)
+    done = play_day(bob)  # its last action returns while the refresh is held up
+    assert done["daily"]["finished"] is True and refreshing.wait(30)
+    mine = board(bob)["me"]
+    assert mine["pending"] is True and mine["rank"] is None
+    assert mine["total"] == done["scores"][0]
+    release.set()
+    svc = app.state.daily
+    assert svc.refreshing.acquire(timeout=30)  # the background refresh is over
+    svc.refreshing.release()
+    assert board(bob)["field"] == 2 and board(bob)["me"]["rank"] in (1, 2)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import logging
 import os
 import secrets
+import threading
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
@@ -33,6 +35,7 @@ from sheepshead.store.daily import Attempt, DailyStore, Day
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
 
 API = "/api/v1/daily"
+log = logging.getLogger(__name__)
 router = APIRouter(tags=["daily"])
 
 #: Below this field the board is refreshed as each result comes in; above, at most
@@ -96,6 +99,8 @@ class Daily:
         self.dev = settings.dev
         # A day's players never change once stored, so they are read once per process.
         self._players: dict[date, tuple[str, str]] = {}
+        #: Held while this process refreshes a board in the background: one at a time.
+        self.refreshing = threading.Lock()
 
     def seed(self, day: date) -> bytes:
         return daily.day_seed(self.secret, day)
@@ -118,6 +123,22 @@ class Daily:
 
     def day_row(self, day: date) -> Day:
         return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
+
+    def refresh_later(self, day: date) -> None:
+        """Refresh the day's board in a thread of its own, unless this process is
+        refreshing one already (then that refresh, or the next due, takes this in)."""
+        if not self.refreshing.acquire(blocking=False):
+            return
+
+        def run() -> None:
+            try:
+                _refresh_now(self, day)
+            except Exception:
+                log.exception("refreshing the board of %s failed", day.isoformat())
+            finally:
+                self.refreshing.release()
+
+        threading.Thread(target=run, name=f"board-{day.isoformat()}", daemon=True).start()
 
     def players(self, day: date) -> tuple[str, str]:
         """The level and version of play of the computer players the day started with:
@@ -354,6 +375,15 @@ def _refresh(svc: Daily, day: date, after_result: bool = False) -> None:
         return
     if not after_result and not (due and svc.store.has_unranked(day)):
         return
+    if row.field < LIVE_FIELD:
+        # Fast on a small field, and the player who just finished sees their rank at once.
+        _refresh_now(svc, day)
+    else:
+        # Seconds on a large one: no player's request waits for it.
+        svc.refresh_later(day)
+
+
+def _refresh_now(svc: Daily, day: date) -> None:
     # Two refreshes at once may deadlock on PostgreSQL: the other one does the work.
     with contextlib.suppress(DBAPIError):
         svc.store.refresh_board(day)
