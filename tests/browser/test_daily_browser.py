@@ -160,3 +160,23 @@ def test_the_daily_page_offers_to_try_again_after_a_lost_connection(desktop: Vis
     expect(again).to_have_count(0)
     errors = [e for e in desktop.errors if "ERR_FAILED" not in e and "Failed to fetch" not in e]
     assert errors == []
+
+
+def test_the_leaderboard_goes_to_yesterday_and_back(desktop: Visitor) -> None:
+    page = desktop.new_page()
+    page.goto("/leaderboard")
+    today, yesterday = page.locator("#board-today"), page.locator("#board-yesterday")
+    expect(page.locator("#board-title")).to_have_text("Today")
+    expect(today).to_have_attribute("aria-current", "true")
+    day = yesterday.get_attribute("data-date")
+    yesterday.click()
+    expect(page.locator("#board-date")).to_have_value(day or "")
+    expect(page.locator("#board-title")).not_to_have_text("Today")
+    expect(page.locator("#board-status")).to_contain_text("final")
+    expect(yesterday).to_have_attribute("aria-current", "true")
+    expect(today).not_to_have_attribute("aria-current", "true")
+    assert page.url.endswith(f"/leaderboard?date={day}")
+    today.click()
+    expect(page.locator("#board-title")).to_have_text("Today")
+    expect(today).to_have_attribute("aria-current", "true")
+    assert desktop.errors == []
