@@ -3,6 +3,7 @@ results in the table (docs/performance.md, "Daily leaderboard").
 
     .venv/bin/python bench/leaderboard.py                 # SQLite, a temporary file
     .venv/bin/python bench/leaderboard.py --postgres      # the machine's PostgreSQL
+    .venv/bin/python bench/leaderboard.py --http          # and the whole board route
 
 Fills one day with N finished results (game points per deal drawn from a spread
 like real play), refreshes the board once (timed: the set-based matchpoint and rank
@@ -84,7 +85,7 @@ def report(name: str, ms: list[float]) -> None:
     print(f"  {name:<28} p50 {p50:6.2f} ms   p95 {p95:6.2f} ms   max {ms[-1]:6.2f} ms")
 
 
-def run(url: str, n: int, queries: int, seed: int) -> None:
+def run(url: str, n: int, queries: int, seed: int, http: bool = False) -> None:
     rng = random.Random(seed)
     t = time.perf_counter()
     ids = fill(url, n, rng)
@@ -104,6 +105,48 @@ def run(url: str, n: int, queries: int, seed: int) -> None:
 
     report("own rank (line + level)", timed(own, queries))
     engine.dispose()
+    if http:
+        report("GET /board (whole route)", route_timings(url, ids, queries, rng))
+
+
+def route_timings(url: str, ids: list[str], queries: int, rng: random.Random) -> list[float]:
+    """``GET /api/v1/daily/board`` through the app in-process, for a random player of
+    the field, on the refreshed day (its end shown): every query the page makes."""
+    import logging
+    import warnings
+    from datetime import timedelta
+
+    from sheepshead.server import Settings, create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    logging.disable(logging.CRITICAL)  # the access log of every request would be timed too
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(
+            data_dir=Path(tmp),
+            database_url=url,
+            daily_secret="bench",
+            daily_level="standard",
+            rate_identities=None,
+            rate_actions=None,
+            rate_actions_per_address=None,
+        )
+        app = create_app(settings)
+        noon = datetime.combine(DAY, datetime.min.time(), tzinfo=UTC) + timedelta(hours=17)
+        app.state.daily_clock = lambda: noon
+        client = TestClient(app, base_url="http://localhost")
+        out = []
+        for _ in range(queries):
+            client.cookies.set("sheepshead_player", rng.choice(ids))
+            t = time.perf_counter()
+            reply = client.get("/api/v1/daily/board")
+            out.append((time.perf_counter() - t) * 1000)
+            assert reply.status_code == 200 and reply.json()["me"]["rank"] is not None
+        app.state.engine.dispose()
+    logging.disable(logging.NOTSET)
+    return out
 
 
 def main() -> None:
@@ -112,6 +155,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres", action="store_true", help="use 127.0.0.1:5432")
+    parser.add_argument(
+        "--http", action="store_true", help="also time GET /api/v1/daily/board, the whole route"
+    )
     args = parser.parse_args()
     if args.postgres:
         name = f"sheepshead_bench_{secrets.token_hex(4)}"
@@ -125,6 +171,7 @@ def main() -> None:
                 args.results,
                 args.queries,
                 args.seed,
+                args.http,
             )
         finally:
             with admin.connect() as conn:
@@ -133,7 +180,8 @@ def main() -> None:
     else:
         with tempfile.TemporaryDirectory() as tmp:
             print(f"SQLite, {args.results} results")
-            run(f"sqlite:///{Path(tmp) / 'bench.db'}", args.results, args.queries, args.seed)
+            url = f"sqlite:///{Path(tmp) / 'bench.db'}"
+            run(url, args.results, args.queries, args.seed, args.http)
 
 
 if __name__ == "__main__":
