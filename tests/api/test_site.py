@@ -113,10 +113,18 @@ def test_pages_that_need_no_identity_render_past_the_limit_on_new_identities(
             assert make_client(app).get("/").status_code == 200
         # The address has used its new identities: a page that issues one is refused.
         assert make_client(app).get("/daily").status_code == 429
-        for path in ("/privacy", "/leaderboard", "/guide", "/verify/daily", "/verify"):
+        # Nor does reading them, or what their scripts ask of the API.
+        reads = ("/privacy", "/leaderboard", "/guide", "/verify/daily", "/verify")
+        api = ("/api/v1/daily/board", "/api/v1/daily/week", "/api/v1/daily/days")
+        for path in (*reads, *api, "/api/v1/daily/me"):
             response = make_client(app).get(path)
             assert response.status_code == 200, (path, response.status_code)
             assert COOKIE not in response.headers.get("set-cookie", ""), path
+        assert make_client(app).get("/api/v1/daily/me").json() == {
+            "name": None,
+            "hidden": False,
+            "recovery_code": False,
+        }
     finally:
         app.state.engine.dispose()
 

@@ -35,7 +35,7 @@ from sheepshead.server.daily_play import (
     day_players,
 )
 from sheepshead.server.daily_play import router as attempts_router
-from sheepshead.server.identity import COOKIE, PlayerDep, cookie_header
+from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
 from sheepshead.server.schemas import Error
 from sheepshead.store.daily import Day, NameTaken
 
@@ -68,7 +68,9 @@ DateQuery = Annotated[
 ]
 
 
-def _finished(svc: Daily, player: str, day: date) -> bool:
+def _finished(svc: Daily, player: str | None, day: date) -> bool:
+    if player is None:
+        return False
     return any(a.ranked and a.finished for a in svc.store.attempts(player, day))
 
 
@@ -162,7 +164,9 @@ def _spread_json(counts: dict[str, int]) -> dict[str, Any] | None:
 
 
 @router.get(f"{API}/board", responses=_answers(404, "That day has not started yet"))
-def board(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None) -> dict[str, Any]:
+def board(
+    player: KnownPlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None
+) -> dict[str, Any]:
     """A day's board: the top 100 and the player's own line. Per-deal results only
     once the player has finished that day (or the day is over)."""
     day = _day_param(date_, at)
@@ -198,7 +202,7 @@ def board(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None)
         }
         for line in svc.store.board(day, BOARD_SIZE)
     ]
-    mine = svc.store.line(day, player)
+    mine = None if player is None else svc.store.line(day, player)
     if mine is not None and mine.rank is not None and mine.marks is not None:
         level = svc.store.level_with(day, mine.rank)
         behind = field - (mine.rank - 1) - level
@@ -232,7 +236,9 @@ def board(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None)
 
 
 @router.get(f"{API}/week", responses=_answers(404, "That day has not started yet"))
-def week(player: PlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None) -> dict[str, Any]:
+def week(
+    player: KnownPlayerDep, svc: DailyDep, at: NowDep, date_: DateQuery = None
+) -> dict[str, Any]:
     """The week (Monday to Sunday) of the given day: the sum of each player's day scores."""
     day = _day_param(date_, at)
     monday = daily.week_of(day)
@@ -304,7 +310,11 @@ def verify(
 
 
 @router.get(f"{API}/me")
-def me(player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
+def me(player: KnownPlayerDep, svc: DailyDep) -> dict[str, Any]:
+    """The player's name and whether they hold a recovery code (a visitor without an
+    identity gets the same, empty, without being given one)."""
+    if player is None:
+        return {"name": None, "hidden": False, "recovery_code": False}
     name = svc.store.name_of(player)
     return {
         "name": None if name is None else name[0],

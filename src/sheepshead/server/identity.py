@@ -54,6 +54,18 @@ def current_player(request: Request, store: StoreDep) -> str:
 PlayerDep = Annotated[str, Depends(current_player)]
 
 
+def known_player(request: Request, store: StoreDep) -> str | None:
+    """The player named by the cookie, or None: for what a visitor may read without an
+    identity (the leaderboard), so that reading makes none and meets no limit."""
+    player_id = request.cookies.get(COOKIE)
+    if player_id is not None and _ID.fullmatch(player_id) and store.has_player(player_id):
+        return player_id
+    return None
+
+
+KnownPlayerDep = Annotated[str | None, Depends(known_player)]
+
+
 def cookie_header(player_id: str, secure: bool) -> str:
     parts = [f"{COOKIE}={player_id}", f"Max-Age={MAX_AGE}", "Path=/", "HttpOnly", "SameSite=Lax"]
     if secure:
