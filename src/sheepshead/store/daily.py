@@ -97,6 +97,8 @@ class DailyAttempt(Base):
     __table_args__ = (
         Index("ux_daily_attempts_player_day_number", "player_id", "day", "number", unique=True),
         Index("ix_daily_attempts_day_address", "day", "address"),
+        # The attempts in progress, counted at every metrics scrape (observability.py).
+        Index("ix_daily_attempts_updated", "updated_at"),
     )
 
 

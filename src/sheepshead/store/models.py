@@ -64,7 +64,11 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
-    __table_args__ = (Index("ix_games_player_created", "player_id", "created_at"),)
+    __table_args__ = (
+        Index("ix_games_player_created", "player_id", "created_at"),
+        # The games in progress, counted at every metrics scrape (observability.py).
+        Index("ix_games_updated", "updated_at"),
+    )
 
 
 class HandRow(Base):
