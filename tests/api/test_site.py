@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -11,7 +12,7 @@ from fastapi import FastAPI
 
 from api.helpers import TestClient, make_client, new_game
 from sheepshead.deal import deal_cards, seed_commitment
-from sheepshead.server import Settings, create_app
+from sheepshead.server import Settings, create_app, i18n
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.settings import Rate
 
@@ -224,3 +225,45 @@ def test_api_replies_are_compressed(client: TestClient) -> None:
     raw = client.get(f"/api/v1/games/{state['id']}", headers={"accept-encoding": "gzip"})
     assert raw.headers["content-encoding"] == "gzip"
     assert raw.json() == state
+
+
+def test_the_privacy_page_says_what_deleting_an_identity_leaves(client: TestClient) -> None:
+    def said(page: str) -> str:
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+    english = said(client.get("/privacy?lang=en").text)
+    # The network record of a ranked attempt: a keyed hash, kept apart, outliving deletion.
+    record = re.search(r"a network record for moderation: [^;]*;", english)
+    assert record, english
+    assert "keyed hash" in record[0] and "never as the address itself" in record[0]
+    assert "no longer leads to you" in record[0]
+    assert "stay when you delete it" in english
+    # The server's logs: what a line holds, and that deletion does not remove it.
+    logs = re.search(r"the server's logs: [^.]*\.[^.]*\.", english)
+    assert logs, english
+    assert "short code made from your identity" in logs[0]
+    assert "deleting your identity does not remove these lines" in logs[0]
+    assert "The network record and the log lines above stay." in english
+    # "No third party" holds for the page itself: nothing loaded from elsewhere.
+    page = client.get("/privacy?lang=en")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert not re.search(r'\b(?:src|href)="(?:https?:)?//', page.text)
+
+    # Bengali and German say the same in their own words, from the catalogs.
+    messages = [
+        m.id
+        for m in i18n.catalog("bn")
+        if isinstance(m.id, str)
+        and m.id.startswith(("a network record for moderation", "the server's logs"))
+    ]
+    assert len(messages) == 2
+    for lang in ("bn", "de"):
+        translated = said(client.get(f"/privacy?lang={lang}").text)
+        catalog = i18n.catalog(lang)
+        for message in messages:
+            assert message not in translated, lang
+            words = catalog[message].string
+            assert isinstance(words, str) and words and words != message, lang
+            assert " ".join(words.split()) in translated, (lang, words)
+        assert "stay when you delete it" not in translated
+        assert "the server's logs" not in translated
