@@ -342,6 +342,9 @@ def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAP
     assert seen_by_bob["field"] == 1
     assert seen_by_bob["top"][0]["points"] is None and seen_by_bob["deals"] is None
     play_day(bob, last)
+    # The expert's points are worked out in the background from the day's first start.
+    for thread in app.state.daily.expert_threads.values():
+        thread.join(120)
     after = board(bob)
     assert all(line["points"] is not None for line in after["top"])
     deals = after["deals"]
@@ -592,3 +595,29 @@ def test_on_a_large_field_no_request_waits_for_the_boards_refresh(
     assert svc.refreshing.acquire(timeout=30)  # the background refresh is over
     svc.refreshing.release()
     assert board(bob)["field"] == 2 and board(bob)["me"]["rank"] in (1, 2)
+
+
+def test_the_expert_s_points_are_ready_without_a_request_waiting_for_them(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    work_out = daily.expert_points
+
+    def slow(*args: Any, **kwargs: Any) -> list[int]:
+        assert release.wait(60), "the test never let the expert play"
+        return work_out(*args, **kwargs)
+
+    monkeypatch.setattr(daily, "expert_points", slow)
+    ann = visitor(app)
+    done = play_day(ann)  # the expert is still at work all along
+    deals = board(ann)["deals"]
+    assert deals is not None and all(d["expert"] is None for d in deals)
+    release.set()
+    [thread] = app.state.daily.expert_threads.values()
+    thread.join(120)
+    deals = board(ann)["deals"]
+    seed = daily.day_seed(SECRET.encode(), NOON.date())
+    svc = app.state.daily
+    expected = work_out(seed, "standard", svc.bot_seed(NOON.date()))
+    assert [d["expert"] for d in deals] == expected
+    assert sum(d["you"] for d in deals) == done["scores"][0]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from sheepshead import bots
 from sheepshead.cards import Card
 from sheepshead.game import Game
 from sheepshead.rules import PRESETS, Rules
@@ -115,6 +116,24 @@ def position_of_player(k: int) -> int:
 def deal(seed_of_day: bytes, k: int) -> Game:
     """Deal ``k`` of the day, before anyone acts."""
     return Game.deal(RULES, dealer_of(k), deal_seed(seed_of_day, k))
+
+
+def expert_points(
+    seed_of_day: bytes, level: str, bot_seed: int, version: str | None = None
+) -> list[int]:
+    """What the day's computer players score in the player's seat on each deal, playing
+    all five seats: the board's yardstick for the player's own score."""
+    points = []
+    for k in range(DEALS):
+        game = deal(seed_of_day, k)
+        while not game.is_done:
+            assert game.turn is not None
+            view = game.view(game.turn)
+            game = game.apply(bots.decide(level, view, seed=bot_seed, version=version))
+        result = game.result()
+        assert result is not None
+        points.append(result.scores[PLAYER_SEAT])
+    return points
 
 
 @dataclass(frozen=True, slots=True)

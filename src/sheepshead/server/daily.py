@@ -20,8 +20,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from sheepshead import bots, daily
-from sheepshead.game import Game
+from sheepshead import daily
 from sheepshead.names import CodeRefused, NameRefused, check_name, code_from_bytes, normalize_code
 from sheepshead.server.daily_play import (
     API,
@@ -32,7 +31,6 @@ from sheepshead.server.daily_play import (
     NameIn,
     NowDep,
     _refresh,
-    day_players,
 )
 from sheepshead.server.daily_play import router as attempts_router
 from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
@@ -127,26 +125,12 @@ def past_days(svc: DailyDep, at: NowDep) -> dict[str, Any]:
 
 
 def _expert_points(svc: Daily, row: Day) -> list[int] | None:
-    """What the day's computer player scores in the player's seat, on each deal."""
+    """What the day's computer player scores in the player's seat, on each deal; None
+    while it is being worked out (seconds, in the background: ``Daily.expert_later``)."""
     if row.expert_points is not None:
         return list(row.expert_points)
-    level, version = day_players(row)
-    if version not in bots.versions():
-        return None
-    seed = svc.seed(row.day)
-    bot_seed = svc.bot_seed(row.day)
-    points = []
-    for k in range(daily.DEALS):
-        game: Game = daily.deal(seed, k)
-        while not game.is_done:
-            assert game.turn is not None
-            view = game.view(game.turn)
-            game = game.apply(bots.decide(level, view, seed=bot_seed, version=version))
-        result = game.result()
-        assert result is not None
-        points.append(result.scores[daily.PLAYER_SEAT])
-    svc.store.set_expert_points(row.day, points)
-    return points
+    svc.expert_later(row)
+    return None
 
 
 def _spread_json(counts: dict[str, int]) -> dict[str, Any] | None:

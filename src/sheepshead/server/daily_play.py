@@ -101,6 +101,9 @@ class Daily:
         self._players: dict[date, tuple[str, str]] = {}
         #: Held while this process refreshes a board in the background: one at a time.
         self.refreshing = threading.Lock()
+        #: The threads working out a day's expert points (``expert_later``), by day.
+        self.expert_threads: dict[date, threading.Thread] = {}
+        self._expert_lock = threading.Lock()
 
     def seed(self, day: date) -> bytes:
         return daily.day_seed(self.secret, day)
@@ -139,6 +142,32 @@ class Daily:
                 self.refreshing.release()
 
         threading.Thread(target=run, name=f"board-{day.isoformat()}", daemon=True).start()
+
+    def expert_later(self, row: Day) -> threading.Thread | None:
+        """Work out, in a thread of its own, what the day's computer players score in
+        the player's seat (all five seats theirs) and store it for the board; None if
+        it is stored, being worked out here already, or its players are not here."""
+        level, version = day_players(row)
+        if row.expert_points is not None or version not in bots.versions():
+            return None
+        with self._expert_lock:
+            running = self.expert_threads.get(row.day)
+            if running is not None and running.is_alive():
+                return None
+
+            def run() -> None:
+                try:
+                    points = daily.expert_points(
+                        self.seed(row.day), level, self.bot_seed(row.day), version
+                    )
+                    self.store.set_expert_points(row.day, points)
+                except Exception:
+                    log.exception("the expert's points of %s failed", row.day.isoformat())
+
+            thread = threading.Thread(target=run, name=f"expert-{row.day.isoformat()}", daemon=True)
+            self.expert_threads[row.day] = thread
+        thread.start()
+        return thread
 
     def players(self, day: date) -> tuple[str, str]:
         """The level and version of play of the computer players the day started with:
@@ -289,6 +318,8 @@ def start_attempt(
     day = daily.day_of(at)
     row = svc.day_row(day)
     svc.playable(row)
+    # Ready long before the first player finishes and looks at the board.
+    svc.expert_later(row)
     for attempt in reversed(svc.store.attempts(player, day)):
         if not attempt.finished:
             table = svc.table(attempt)
