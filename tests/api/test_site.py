@@ -87,6 +87,17 @@ def test_the_pages_render(client: TestClient) -> None:
     assert "content-security-policy" not in client.get("/api/v1/docs").headers
 
 
+def test_the_interactive_api_docs_are_for_development_only(tmp_path: Path) -> None:
+    # Swagger UI loads its script from a CDN: in production no page calls a third party.
+    app = create_app(Settings(data_dir=tmp_path))
+    try:
+        client = make_client(app)
+        assert client.get("/api/v1/docs").status_code == 404
+        assert client.get("/api/v1/openapi.json").status_code == 200
+    finally:
+        app.state.engine.dispose()
+
+
 def current_nav(html: str) -> list[str]:
     """The site navigation's links marked as the current page."""
     nav = html[html.index('<nav aria-label="Site">') :]

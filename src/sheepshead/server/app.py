@@ -69,7 +69,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         summary="Wisconsin's card game against computer players: the table's API.",
         openapi_url="/api/v1/openapi.json",
-        docs_url="/api/v1/docs",
+        # Swagger UI loads its script from a CDN: a third party no player page may call
+        # on (privacy page), so it is for development only; openapi.json is always there.
+        docs_url="/api/v1/docs" if settings.dev else None,
         redoc_url=None,
     )
     static = VersionedStatic(settings.static_dir)
