@@ -238,6 +238,18 @@ def test_unknown_paths_share_one_label_so_a_scan_cannot_swell_the_metrics(
     assert "unmatched" in routes
 
 
+def test_static_files_share_the_mount_s_label(client: TestClient, log_lines: list[str]) -> None:
+    page = client.get("/play").text
+    css = re.search(r'/static/v-[0-9a-f]+/[^"]+[.]css', page)
+    assert css is not None
+    assert client.get(css.group(0)).status_code == 200
+    for n in range(3):
+        client.get(f"/static/scan/{n}.js")
+    lines = [json.loads(line) for line in log_lines]
+    assert [x["route"] for x in lines[1:]] == ["/static/{path}"] * 4
+    assert [x["status"] for x in lines[1:]] == [200, 404, 404, 404]
+
+
 # Health and readiness -----------------------------------------------------------------------
 
 

@@ -245,6 +245,10 @@ def _route(scope: Scope) -> str:
     route = scope.get("route")
     path = getattr(route, "path", None)
     if not isinstance(path, str):
+        # A mounted app (the static files) sets no route, only the mount's root_path.
+        root = scope.get("root_path")
+        if isinstance(root, str) and root and scope.get("endpoint") is not None:
+            return root.rstrip("/") + "/{path}"
         return "unmatched"
     if route.__class__.__name__ == "Mount":
         return path.rstrip("/") + "/{path}"
