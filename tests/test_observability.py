@@ -250,6 +250,21 @@ def test_static_files_share_the_mount_s_label(client: TestClient, log_lines: lis
     assert [x["status"] for x in lines[1:]] == [200, 404, 404, 404]
 
 
+def test_the_api_document_says_any_route_with_the_database_may_answer_503(app: FastAPI) -> None:
+    # A client generated from the document must expect the lost database's 503 and wait.
+    for path, operations in app.openapi()["paths"].items():
+        for method, operation in operations.items():
+            lost = operation["responses"].get("503")
+            if path == "/api/v1/verify":  # re-derives a deal from its seed: no database
+                assert lost is None
+                continue
+            assert lost is not None, (method, path)
+            assert "Retry-After" in lost["headers"], (method, path)
+    attempts = app.openapi()["paths"]["/api/v1/daily/attempts"]["post"]["responses"]["503"]
+    assert "computer players" in attempts["description"]
+    assert "database" in attempts["description"]
+
+
 # Health and readiness -----------------------------------------------------------------------
 
 

@@ -344,6 +344,10 @@ def _api_routes(routes: Iterable[Any]) -> Iterable[APIRoute]:
             yield from _api_routes(included.routes)
 
 
+#: The API's routes that never touch the database (re-deriving a hand from its seed).
+_NO_DATABASE = {"/api/v1/verify"}
+
+
 def _error(description: str, retry_after: bool = False) -> dict[str, Any]:
     response: dict[str, Any] = {
         "description": description,
@@ -383,9 +387,15 @@ def document_errors(app: FastAPI) -> None:
                 "title": "Error",
             },
         )
-        for operations in schema.get("paths", {}).values():
+        for path, operations in schema.get("paths", {}).items():
             for method, operation in operations.items():
                 responses = operation.setdefault("responses", {})
+                if path not in _NO_DATABASE:
+                    # observability.py answers any route that cannot reach the database.
+                    lost = "The database cannot be reached just now: try again"
+                    if "503" in responses:
+                        lost = f"{responses['503'].get('description')}; or: {lost}"
+                    responses["503"] = _error(lost, retry_after=True)
                 if "422" in responses:
                     responses["422"] = _error(
                         responses["422"].get("description") or "Malformed, with the reason"
