@@ -22,6 +22,7 @@ from browser.table import (
     visible_cards,
     wait_idle,
 )
+from sheepshead.cards import Card, sorted_for_display
 
 pytestmark = pytest.mark.browser
 
@@ -289,3 +290,119 @@ def test_plays_are_animated_and_can_be_hurried(browser: Browser, server: str) ->
         assert page.locator("#log p").count() > shown >= 1
     finally:
         context.close()
+
+
+# --- the review of a finished hand ---------------------------------------------------
+
+
+def finished_hand(visitor: Visitor, page: Page, artifacts: Path) -> dict[str, object]:
+    """Click through a hand until its summary opens; the state as the server sent it."""
+    play_hand_by_clicking(page, Covered(), artifacts, "review")
+    reply = visitor.context.request.get(visitor.base + "/api/v1/games/current")
+    assert reply.ok, reply.status
+    state: dict[str, object] = reply.json()
+    assert state["hand_over"] is True
+    return state
+
+
+def review_rows(page: Page) -> list[list[str]]:
+    """Each seat's row of cards in the review, as the page shows them."""
+    return [
+        row.locator(".mini").evaluate_all("ms => ms.map(m => m.dataset.card)")
+        for row in page.locator("#dlg-review .review-seat").all()
+    ]
+
+
+def test_the_review_sorts_each_hand_and_steps_through_the_tricks(
+    desktop: Visitor, artifacts: Path
+) -> None:
+    page = desktop.new_page()
+    page.goto("/play")
+    wait_idle(page)
+    state = finished_hand(desktop, page, artifacts)
+    summary = state["summary"]
+    assert isinstance(summary, dict)
+    result = summary["result"]
+    names = state["names"]
+    assert isinstance(names, list)
+    page.locator("#summary-review").click()
+    review = page.locator("#dlg-review")
+    expect(review).to_be_visible()
+    # Every hand sorted as the table sorts the player's own (the server's display
+    # order: trump high to low, then clubs, spades, hearts), the picker's with the blind.
+    rows = review_rows(page)
+    for seat, dealt in enumerate(summary["hands"]):
+        held = [*dealt, *summary["blind"]] if seat == result["picker"] else dealt
+        assert rows[seat] == [c.text for c in sorted_for_display(Card.parse(x) for x in held)]
+    if result["picker"] is None:
+        blind = [c.text for c in sorted_for_display(Card.parse(x) for x in summary["blind"])]
+        assert rows[-1] == blind
+    # The tricks in the order played: who led, each card from the leader on, who won.
+    tricks = result["tricks"]
+    prev, forward = page.locator("#review-prev"), page.locator("#review-next")
+    expect(prev).to_have_attribute("aria-disabled", "true")
+    for n, trick in enumerate(tricks, start=1):
+        forward.click()
+        status = review.locator(".review-status")
+        expect(status).to_contain_text(f"Trick {n} of {len(tricks)}: {names[trick['leader']]} led;")
+        shown = review.locator(".trick-list li")
+        assert shown.evaluate_all("ls => ls.map(l => l.dataset.card)") == trick["cards"]
+        assert shown.locator(".who").all_inner_texts()[0] == names[trick["leader"]]
+        won = review.locator(".trick-list li.won .who")
+        expect(won).to_have_text(names[trick["winner"]])
+        # Cards already played are marked so, and the rows keep their order.
+        assert review_rows(page) == rows
+        if n == 1:
+            page.set_viewport_size({"width": 390, "height": 844})
+            shot(page, artifacts, "review-trick-390")
+            page.set_viewport_size(DESKTOP)
+            shot(page, artifacts, "review-trick-1280")
+    expect(forward).to_have_attribute("aria-disabled", "true")
+    prev.click()
+    expect(review.locator(".review-status")).to_contain_text(f"Trick {len(tricks) - 1} of")
+    assert desktop.errors == []
+
+
+# --- running card points ---------------------------------------------------------------
+
+
+def play_until_points_show(page: Page, artifacts: Path) -> str:
+    """Play until the running card points are on the table (the sides known, or a
+    leaster), with at least two tricks taken; the line shown."""
+    from browser.table import click_decision
+
+    covered = Covered()
+    for _ in range(HANDS_TO_COVER * 40):
+        wait_idle(page)
+        if page.locator("#dlg-summary[open]").count():
+            next_hand(page)
+            continue
+        line = page.locator("#points").inner_text()
+        # Five-handed, six cards each: four left in hand, two tricks are taken.
+        if phase(page) == "playing" and line and page.locator("#hand .card").count() <= 4:
+            return line
+        click_decision(page, covered, artifacts, "points")
+    raise AssertionError("the running card points never showed")
+
+
+def test_the_running_points_are_rebuilt_by_a_reload_and_a_fresh_tab(
+    desktop: Visitor, artifacts: Path
+) -> None:
+    page = desktop.new_page()
+    page.goto("/play")
+    wait_idle(page)
+    line = play_until_points_show(page, artifacts)
+    assert re.search(r"\d", line), line
+    # A fresh tab on the same game shows exactly what this tab shows.
+    fresh = desktop.new_page()
+    fresh.goto("/play")
+    wait_idle(fresh)
+    assert fresh.locator("#points").inner_text() == line
+    shot(fresh, artifacts, "points-fresh-tab")
+    fresh.close()
+    # So does this tab reloaded, with its own storage cleared.
+    page.evaluate("() => sessionStorage.clear()")
+    page.reload()
+    wait_idle(page)
+    assert page.locator("#points").inner_text() == line
+    assert desktop.errors == []

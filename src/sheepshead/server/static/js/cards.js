@@ -1,8 +1,11 @@
 // The cards, drawn as SVG: a rank index and suit pips in two corners, pips or a
-// crowned figure in the middle, and a patterned back. Drawing and naming only: which
-// card may be played, and how cards rank, always comes from the server.
+// crowned figure in the middle, and a patterned back. Drawing, naming, and the order
+// and points a hand or a trick is shown with: which card may be played, and which
+// card wins a trick, always come from the server.
 
 import { t } from "./i18n.js";
+
+export const FACE_DOWN = "??";
 
 const RANK_WORDS = {
   7: "seven",
@@ -15,11 +18,38 @@ const RANK_WORDS = {
   A: "ace",
 };
 
-// Only for the optional "mark trumps" learner aid: which faces get a gold corner.
-// It never decides anything; the server's legal list does.
-const TRUMP_FACES = new Set("QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split(" "));
+// The trumps, high to low. For showing only: the "mark trumps" learner aid's gold
+// corner, and the order of a hand of cards. It never decides anything; the server's
+// legal list does.
+const TRUMP_ORDER = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split(" ");
+const TRUMP_FACES = new Set(TRUMP_ORDER);
+const FAIL_SUITS = "CSH";
+const FAIL_RANKS = "ATK987";
 
-export const FACE_DOWN = "??";
+function displayKey(text) {
+  if (TRUMP_FACES.has(text)) return TRUMP_ORDER.indexOf(text);
+  return 100 + 10 * FAIL_SUITS.indexOf(text[1]) + FAIL_RANKS.indexOf(text[0]);
+}
+
+/**
+ * Cards in the order a seat holds them: trump high to low, then clubs, spades and
+ * hearts, each high to low. The server sends the player's own hand (`view.cards`) in
+ * this order already (`sorted_for_display`); this sorts the hands it sends as dealt
+ * (the summary's), and a face-down card goes last.
+ */
+export function inHandOrder(cards) {
+  const key = (text) => (text === FACE_DOWN || !text ? 1000 : displayKey(text));
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+const RANK_POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2 };
+
+/** A trick's card points, or null when a card in it is face down (the server keeps those). */
+export function trickPoints(cards) {
+  if (cards.some((text) => text === FACE_DOWN || !text)) return null;
+  return cards.reduce((sum, text) => sum + (RANK_POINTS[text[0]] || 0), 0);
+}
+
 
 // Every card's name in the page's language, as card players of that language say it
 // ("queen of clubs", "Kreuz-Dame", "চিড়িতনের বিবি"): whole names in the catalogs, never

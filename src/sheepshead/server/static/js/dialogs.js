@@ -3,7 +3,7 @@
 // what the server sent; the settings are kept in this browser.
 
 import { api } from "./api.js";
-import { cardName, cardSvg } from "./cards.js";
+import { cardName, cardSvg, inHandOrder } from "./cards.js";
 import { list, num, signed, t, tn } from "./i18n.js";
 import { bindRuleLinks, keyboardScrollers } from "./guide.js";
 import { $, focusDecision, nameOf, resultLine } from "./render.js";
@@ -24,7 +24,7 @@ function el(tag, attrs = {}, text = "") {
 function cardRow(cards, label, marks = {}) {
   const list = el("ul", { class: "mini-cards", "aria-label": label });
   for (const card of cards) {
-    const item = el("li", { class: marks[card] ? `mini ${marks[card].cls}` : "mini" });
+    const item = el("li", { class: marks[card] ? `mini ${marks[card].cls}` : "mini", "data-card": card });
     item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
     const words = marks[card] ? t("{card} ({note})", { card: cardName(card), note: marks[card].word }) : cardName(card);
     item.append(el("span", { class: "sr-only" }, words));
@@ -55,7 +55,7 @@ function trickList(table, trick) {
   const list = el("ol", { class: "trick-list" });
   trick.cards.forEach((card, i) => {
     const seat = (trick.leader + i) % n;
-    const item = el("li", { class: seat === trick.winner ? "won" : "" });
+    const item = el("li", { class: seat === trick.winner ? "won" : "", "data-card": card });
     item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
     item.append(el("span", { class: "who" }, nameOf(table, seat)));
     const words = seat === trick.winner ? t("{card}, takes the trick", { card: cardName(card) }) : cardName(card);
@@ -264,14 +264,9 @@ function drawReview() {
     if (seat === r.picker) tags.push(t("picker"));
     if (r.partners.includes(seat)) tags.push(t("partner"));
     box.append(el("h3", {}, nameOf(table, seat) + (tags.length ? ` (${tags.join(", ")})` : "")));
-    // Each seat's cards in the order it played them, so a row reads like the hand
-    // went; the bury comes last.
-    const held = seat === r.picker ? [...cards, ...blind] : [...cards];
-    const at = (c) => {
-      const i = tricks.findIndex((t) => t.cards.includes(c));
-      return i < 0 ? tricks.length : i;
-    };
-    const all = held.map((c, i) => [at(c), i, c]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+    // Each seat's cards sorted as the player's own hand is (the server sends them as
+    // dealt); the picker's with the blind, the bury marked. Played cards stay in place.
+    const all = inHandOrder(seat === r.picker ? [...cards, ...blind] : cards);
     const marks = {};
     for (const c of all) {
       if (bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: t("buried") };
@@ -283,7 +278,7 @@ function drawReview() {
   });
   if (r.picker === null || r.picker === undefined) {
     const box = el("section", { class: "review-seat", "aria-label": t("The blind") });
-    box.append(el("h3", {}, t("The blind")), cardRow(blind, t("The blind")));
+    box.append(el("h3", {}, t("The blind")), cardRow(inHandOrder(blind), t("The blind")));
     seats.append(box);
   }
   body.append(seats);

@@ -1,10 +1,10 @@
 // Drawing the table from the last state the server sent. A card or a button is live
 // only when its action is in the view's legal list; everything else is shown as it is.
 
-import { cardName, cardSvg } from "./cards.js";
+import { cardName, cardSvg, trickPoints } from "./cards.js";
 import { ruleForDecision, ruleForRefusal, ruleLink } from "./guide.js";
 import { num, signed, t } from "./i18n.js";
-import { legalSet, myTurn, store, trickPointsOf } from "./state.js";
+import { legalSet, myTurn, store } from "./state.js";
 import { cardList, nameOf, reasonText } from "./words.js";
 
 export { nameOf };
@@ -462,37 +462,34 @@ export function pointsLine(table, sc) {
       defenders: num(r.points[1]),
     });
   }
-  // While events are being shown, only the tricks shown so far count.
+  // While events are being shown, only the tricks shown so far count. Each trick's
+  // points come from its cards, so a reload or a fresh tab shows the same totals.
   const tricks = store.overlay ? v.tricks.slice(0, store.overlay.tricksDone) : v.tricks;
   if (v.phase !== "playing" || !tricks.length) return "";
-  const points = trickPointsOf(table);
   if (v.picker === null) {
     const per = new Array(sc.n).fill(0);
-    for (const [i, t] of tricks.entries()) {
-      if (typeof points[i] !== "number") return "";
-      per[t.winner] += points[i];
+    for (const trick of tricks) {
+      const points = trickPoints(trick.cards);
+      if (points === null) return "";
+      per[trick.winner] += points;
     }
     return t("Card points: {list}", { list: perSeat(table, per) });
   }
   const calledOut =
     v.called &&
     (v.partner ||
-      v.tricks.some((t) => t.cards.includes(v.called)) ||
+      v.tricks.some((trick) => trick.cards.includes(v.called)) ||
       v.trick.cards.includes(v.called));
   if (!v.alone && !calledOut) return "";
   const side = new Set([v.picker, ...sc.partners]);
   let picker = 0;
   let defenders = 0;
   let faceDown = false;
-  for (const [i, t] of tricks.entries()) {
-    if (typeof points[i] === "number") {
-      if (side.has(t.winner)) picker += points[i];
-      else defenders += points[i];
-    } else if (t.cards.includes("??")) {
-      faceDown = true; // the server keeps that trick's points until the hand is over
-    } else {
-      return ""; // tricks shown in another tab: a total here would be wrong
-    }
+  for (const trick of tricks) {
+    const points = trickPoints(trick.cards);
+    if (points === null) faceDown = true; // the server keeps that trick's points until the hand is over
+    else if (side.has(trick.winner)) picker += points;
+    else defenders += points;
   }
   const line = t("Card points: picker's side {picker}, defenders {defenders}", { picker: num(picker), defenders: num(defenders) });
   return faceDown ? [line, t("(and a trick with a face-down card)")].join(" ") : line;

@@ -140,33 +140,3 @@ export function myTurn() {
   const view = store.table && store.table.view;
   return Boolean(view && view.turn === store.table.seat && view.legal.length);
 }
-
-// Trick points: kept from the "trick" events in case the state carries no card
-// points, so that a side's running total survives while the page stays open.
-const TRICKS_KEY = "sheepshead.tricks.v1";
-
-function trickKey(table) {
-  return `${table.id}/${table.hand_number}`;
-}
-
-export function noteTrickPoints(table, trickIndex, points) {
-  const key = trickKey(table);
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(TRICKS_KEY) || "{}");
-    const list = saved[key] || [];
-    list[trickIndex] = points;
-    sessionStorage.setItem(TRICKS_KEY, JSON.stringify({ [key]: list }));
-  } catch {
-    // Without storage the running totals show from the next trick on.
-  }
-}
-
-export function trickPointsOf(table) {
-  if (Array.isArray(table.trick_points)) return table.trick_points;
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(TRICKS_KEY) || "{}");
-    return saved[trickKey(table)] || [];
-  } catch {
-    return [];
-  }
-}

@@ -26,7 +26,7 @@ import {
   selectionWith,
   shortName,
 } from "./render.js";
-import { PACES, legalSet, noteTrickPoints, rulesForServer, setTable, store } from "./state.js";
+import { PACES, legalSet, rulesForServer, setTable, store } from "./state.js";
 import { cardList, eventText } from "./words.js";
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -277,7 +277,6 @@ export async function show(state, events, { draw = render, onHandOver = handOver
     } else if (event.type === "trick") {
       o.acting = null;
       o.winner = event.winner;
-      noteTrickPoints(state, o.tricksDone, event.points);
       o.tricksDone += 1;
       draw();
       await wait(pace() * 1.6);
