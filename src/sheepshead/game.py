@@ -16,6 +16,7 @@ from itertools import combinations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from sheepshead import refusals
 from sheepshead.actions import (
     ALONE,
     CRACK,
@@ -101,10 +102,6 @@ class HandResult:
     scores: tuple[int, ...]
     #: Everything the hand's scores were multiplied by (record multiplier, cracks, bump).
     multiplier: int
-
-
-def _suit_word(suit: Suit | None) -> str:
-    return "trump" if suit is None else suit.plural
 
 
 class Game:
@@ -418,129 +415,8 @@ class Game:
     # Reasons ------------------------------------------------------------
 
     def why_illegal(self, move: Move) -> str | None:
-        """Why the seat may not take the action now, or None if it may."""
-        seat, action = move.seat, move.action
-        if self.phase is Phase.DONE:
-            return "the hand is over"
-        if seat != self.turn:
-            if not 0 <= seat < self.players:
-                return f"there is no seat {seat} at a table of {self.players}"
-            return f"it is seat {self.turn}'s turn, not seat {seat}'s"
-        if action in self.legal_actions():
-            return None
-        return self._reason(seat, action)
-
-    def _reason(self, seat: int, action: Action) -> str:
-        phase = self.phase
-        verb = str(action).split(" ", 1)[0]
-        expected = {
-            Phase.PICKING: "pick or pass",
-            Phase.BURYING: "bury",
-            Phase.CALLING: "call a card or go alone",
-            Phase.CRACKING: "crack or not",
-            Phase.NAMING: "name the trick that takes the blind",
-            Phase.PLAYING: "play a card",
-        }[phase]
-        wrong_phase = {
-            Phase.PICKING: (Pick, Pass),
-            Phase.BURYING: (Bury,),
-            Phase.CALLING: (Call, Alone),
-            Phase.CRACKING: (Crack, NoCrack),
-            Phase.NAMING: (Name,),
-            Phase.PLAYING: (Play,),
-        }[phase]
-        if not isinstance(action, wrong_phase):
-            return f"seat {seat} must {expected} now, not {verb}"
-        match action:
-            case Pass():
-                return "everyone else passed: the dealer must pick"
-            case Bury(cards):
-                return self._bury_reason(seat, cards)
-            case Call() | Alone():
-                return self._call_reason(action)
-            case Crack():
-                return "the picker's partner may not crack"
-            case Name(trick):
-                return f"name a trick from 1 to {self.rules.tricks}, not {trick}"
-            case Play(card):
-                return self._play_reason(seat, card)
-        return f"seat {seat} may not {action} now"
-
-    def _bury_reason(self, seat: int, cards: tuple[Card, ...]) -> str:
-        size = self.rules.blind_size
-        if len(cards) != size:
-            return f"the picker buries {size} cards, not {len(cards)}"
-        for card in cards:
-            if card not in self.hands[seat]:
-                return f"the picker does not hold {card}"
-        return "that bury is not allowed"
-
-    def _call_reason(self, action: Action) -> str:
-        assert self.picker is not None
-        legal = self.legal_actions()
-        if isinstance(action, Alone):
-            return "going alone is not allowed while a partner can be called"
-        assert isinstance(action, Call)
-        card = action.card
-        if self.rules.partner is PartnerRule.JACK_OF_DIAMONDS:
-            if card is JD and self.holds(self.picker, JD):
-                return "the picker holds the jack of diamonds and cannot call it"
-            return f"under the jack-of-diamonds rule the picker may {' or '.join(map(str, legal))}"
-        if self.holds(self.picker, card):
-            return f"the picker holds {card} and cannot call it"
-        if card.rank is Rank.TEN and not card.is_trump:
-            if not self.rules.call_ten:
-                return "the called ten is not played under these rules"
-            if not any(isinstance(a, Call) and a.card.rank is Rank.TEN for a in legal):
-                return "a ten may be called only by a picker who holds all three fail aces"
-            return f"{card} cannot be called: the picker must hold that suit's ace in hand"
-        if card.rank is not Rank.ACE or card.is_trump:
-            return f"{card} cannot be called: call a fail ace, or a ten"
-        has_suit = any(c.fail_suit is card.suit for c in self.hands[self.picker])
-        if action.unknown is None:
-            if not has_suit:
-                return f"the picker must hold a {card.suit.word} to call {card}" + (
-                    " (or call it with an unknown card)"
-                    if any(isinstance(a, Call) and a.unknown is not None for a in legal)
-                    else ""
-                )
-            return f"{card} cannot be called now"
-        if not self.rules.call_unknown:
-            return "the unknown-card call is not played under these rules"
-        if has_suit:
-            return f"the picker holds a {card.suit.word}: call {card} without an unknown card"
-        if action.unknown not in self.hands[self.picker]:
-            return f"the unknown card must be in the picker's hand, and {action.unknown} is not"
-        return "an unknown card may be called only when no ace can be called"
-
-    def _play_reason(self, seat: int, card: Card) -> str:
-        hand = self.hands[seat]
-        if card not in hand:
-            return f"seat {seat} does not hold {card}"
-        suit = self.called_suit
-        who = "the picker" if seat == self.picker else f"seat {seat}"
-        if not self.trick_cards:
-            called = self.called
-            assert suit is not None and called is not None
-            keep = called if called in hand else ace_of(suit)
-            return f"{who} may lead {suit.plural} only with {keep} until {suit.plural} are led"
-        led = self._follows_as(self.trick_leader, self.trick_cards[0])
-        if self._follows_as(seat, card) is not led and any(
-            self._follows_as(seat, c) is led for c in hand
-        ):
-            return f"{who} must follow {_suit_word(led)}"
-        legal = self.legal_cards()
-        if len(legal) == 1 and legal[0] is not card and led is suit:
-            assert suit is not None
-            what = "the unknown card" if legal[0] is self.unknown else str(legal[0])
-            return f"{who} must play {what} on the first {suit.word} trick"
-        duty = self._duty_card(seat)
-        assert suit is not None
-        if duty is self.unknown:
-            return f"{who} must keep the unknown card until {suit.plural} are led"
-        if duty is self.called or (self.called is not None and self.called.rank is Rank.TEN):
-            return f"{who} must keep {duty} until {suit.plural} are led"
-        return f"{who} must keep a {suit.word} until {suit.plural} are led"
+        """Why the seat may not take the action now, or None if it may (see ``refusals.py``)."""
+        return refusals.why_illegal(self, move)
 
     # Applying actions ---------------------------------------------------
 
