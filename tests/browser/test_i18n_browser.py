@@ -275,3 +275,26 @@ def test_the_language_switch_is_on_every_page_and_remembered(browser: Browser, s
     assert lang_of(page) == "bn"
     assert not real_errors(guest), guest.errors
     guest.context.close()
+
+
+def test_a_refused_name_is_explained_in_the_readers_language(reader: Visitor) -> None:
+    """The server's reason names the refused character, or the shortest length: the
+    page says it in the reader's language, the character and the number carried over."""
+    page = reader.new_page()
+    page.goto("/leaderboard")
+    lang = lang_of(page)
+    expect(page.locator("#name-input")).to_be_visible()
+    error = page.locator("#name-error")
+    page.fill("#name-input", "Bob☃")
+    page.click("#name-form button[type=submit]")
+    expect(error).to_contain_text("☃")
+    expected = {"bn": "নামে কেবল অক্ষর", "de": "Ein Name darf nur Buchstaben"}[lang]
+    expect(error).to_contain_text(expected)
+    assert "snowman" not in error.inner_text() and "letters" not in error.inner_text()
+    # Three characters for the form, two once the server has trimmed the space.
+    page.fill("#name-input", "Bo ")
+    page.click("#name-form button[type=submit]")
+    too_short = {"bn": "নামে অন্তত ৩টি অক্ষর লাগবে।", "de": "Ein Name braucht mindestens 3 Zeichen."}
+    expect(error).to_have_text(too_short[lang])
+    if lang == "bn":
+        assert not set(WORD.findall(error.inner_text())) - LATIN_IN_BENGALI

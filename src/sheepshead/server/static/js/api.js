@@ -3,11 +3,22 @@
 // player hears of it, and the action is kept so that it can be sent again.
 
 import { t } from "./i18n.js";
+import { serverText } from "./words.js";
 
 const BASE = "/api/v1";
 // Waits between attempts when the connection drops (or the server is briefly away).
 const RETRY_DELAYS_MS = [400, 1000, 2000, 4000];
 const TRANSIENT = new Set([502, 503, 504]);
+
+// A 503 that says why in JSON and sets no Retry-After is not a passing outage (the day's
+// computer players are ones this server cannot run): the reason is said, not retried.
+function lasting(response) {
+  return (
+    response.status === 503 &&
+    !response.headers.get("retry-after") &&
+    (response.headers.get("content-type") || "").startsWith("application/json")
+  );
+}
 
 export class OfflineError extends Error {
   constructor() {
@@ -28,8 +39,8 @@ async function detailOf(response) {
 }
 
 function readable(detail) {
-  // The server's reasons are English; those in the catalog are said in the page's language.
-  if (typeof detail === "string") return t(detail);
+  // The server's reasons are English: said in the page's language where words.js knows them.
+  if (typeof detail === "string") return serverText(detail);
   // FastAPI's validation errors: a list of {loc, msg}.
   if (Array.isArray(detail)) return detail.map((d) => d.msg || String(d)).join("; ");
   return t("The server refused that.");
@@ -60,7 +71,7 @@ export async function request(method, path, body, { onRetry } = {}) {
     } catch {
       response = null; // the network dropped: retry below
     }
-    if (response && !TRANSIENT.has(response.status)) {
+    if (response && (!TRANSIENT.has(response.status) || lasting(response))) {
       if (response.ok) {
         return { kind: "ok", status: response.status, body: await response.json() };
       }

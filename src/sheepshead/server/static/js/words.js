@@ -185,35 +185,115 @@ const REASONS = [
     t("You must keep the {card} until {suits} are led", { card: card(m[1]), suits: suit(m[2]) })],
 ];
 
-/** Why the player may not play a card, from the engine's reason: "You must follow hearts". */
-export function reasonText(reason) {
-  for (const [pattern, words] of REASONS) {
-    const m = pattern.exec(reason || "");
+/** The words of the first pattern (a list of [RegExp, (match) => words]) that reads `text`, or null. */
+function readWith(patterns, text) {
+  for (const [pattern, words] of patterns) {
+    const m = pattern.exec(text || "");
     if (m) return words(m);
   }
-  return t("You may not play that card now");
+  return null;
+}
+
+/** Why the player may not play a card, from the engine's reason: "You must follow hearts". */
+export function reasonText(reason) {
+  return readWith(REASONS, reason) ?? t("You may not play that card now");
 }
 
 // --- what the server may answer ----------------------------------------------------------
 
 // The server's fixed reasons that can reach the player (names.py, daily.py,
-// daily_play.py, tables.py). They are listed here so that the catalogs carry them;
-// api.js says them in the page's language. A reason with a part that varies (a refused
-// character, a number) stays as the server wrote it.
+// daily_play.py, tables.py, table.py). They are listed here so that the catalogs carry
+// them; serverText says them in the page's language.
 export const SERVER_REASONS = [
   t("A name cannot contain markup: no <, > or &."),
-  t("A name needs at least 3 characters."),
-  t("A name has at most 24 characters."),
   t("A combining mark must follow a letter."),
   t("Too many accents or marks on one letter."),
   t("A name needs at least one letter or digit."),
   t("That name is reserved: it would pass for the site or a computer player."),
   t("That name, or one that looks like it, is taken."),
-  t("A recovery code has 12 letters and digits, like 7KQ2-M9XD-4TPA."),
   t("No player has that recovery code."),
   t("this game changed while your action was on its way"),
   t("this attempt changed while your action was on its way"),
+  t("this attempt changed while your request was on its way"),
   t("this attempt is finished"),
   t("the day is over: an attempt unfinished at its end does not count"),
   t("that was the day's last deal"),
+  t("that day has not started yet"),
+  t("the hand is over: deal the next hand"),
+  t("the current hand is not over yet"),
 ];
+
+// The scripts a name may not mix, as names.py calls them ("Cyrillic and Latin").
+const SCRIPT_NAMES = {
+  Latin: t("Latin"),
+  Cyrillic: t("Cyrillic"),
+  Greek: t("Greek"),
+  Armenian: t("Armenian"),
+  Georgian: t("Georgian"),
+  Hebrew: t("Hebrew"),
+  Arabic: t("Arabic"),
+  Bengali: t("Bengali"),
+  Devanagari: t("Devanagari"),
+  Thai: t("Thai"),
+  Han: t("Han"),
+  Hangul: t("Hangul"),
+  Hiragana: t("Hiragana"),
+  Katakana: t("Katakana"),
+};
+
+function mixedScripts(named) {
+  const scripts = named.split(" and ").map((name) => SCRIPT_NAMES[name]);
+  if (scripts.every(Boolean)) {
+    return t("A name cannot mix {scripts} letters: mixed scripts make look-alike names.", { scripts: list(scripts) });
+  }
+  return t("A name cannot mix letters of different scripts: mixed scripts make look-alike names.");
+}
+
+// A refused character as names.py describes it: '"☃" (snowman)', or, for one that
+// cannot be shown, 'U+200B zero width space'. The page shows the character itself, or
+// its code: the description is English.
+const CHAR = '(?:"(.+)" \\([^()]*\\)|(U\\+[0-9A-F]{4,6})(?: [^()]*)?)';
+const shown = (m) => m[1] ?? m[2];
+
+// Rate limits (security.py): "please wait 1 second", "N seconds", "N minutes".
+const waitFor = (m, seconds, minutes) => {
+  const n = Number(m[1]);
+  return m[2] === "minutes" ? minutes(n) : seconds(n);
+};
+
+// The server's reasons with a part that varies, each with its words for the player.
+// tests/test_i18n.py holds each pattern to the server's own message.
+export const SERVER_PATTERNS = [
+  [new RegExp(`^A name cannot contain control or invisible characters \\(${CHAR}\\)\\.$`), (m) =>
+    t("A name cannot contain control or invisible characters ({char}).", { char: shown(m) })],
+  [new RegExp(`^A name may use letters, digits, spaces and - _ \\. ' only, not ${CHAR}\\.$`), (m) =>
+    t("A name may use letters, digits, spaces and - _ . ' only, not \"{char}\".", { char: shown(m) })],
+  [/^A name needs at least (\d+) characters\.$/, (m) =>
+    t("A name needs at least {n} characters.", { n: num(Number(m[1])) })],
+  [/^A name has at most (\d+) characters\.$/, (m) =>
+    t("A name has at most {n} characters.", { n: num(Number(m[1])) })],
+  [/^A name cannot mix (.+) letters: mixed scripts make look-alike names\.$/, (m) => mixedScripts(m[1])],
+  [/^A recovery code has (\d+) letters and digits, like ([0-9A-Z-]+)\.$/, (m) =>
+    t("A recovery code has {n} letters and digits, like {example}.", { n: num(Number(m[1])), example: m[2] })],
+  [/^"(.+)" is not in a recovery code\.$/, (m) => t('"{char}" is not in a recovery code.', { char: m[1] })],
+  [new RegExp(`^Too many requests: please wait (\\d+) (seconds?|minutes) and try again\\.$`), (m) => waitFor(m,
+    (n) => tn("Too many requests: please wait {n} second and try again.", "Too many requests: please wait {n} seconds and try again.", n),
+    (n) => tn("Too many requests: please wait {n} minute and try again.", "Too many requests: please wait {n} minutes and try again.", n))],
+  [new RegExp(`^Too many new players: please wait (\\d+) (seconds?|minutes) and try again\\. \\(new players from one network address are limited\\)$`), (m) => waitFor(m,
+    (n) => tn("Too many new players: please wait {n} second and try again. (new players from one network address are limited)", "Too many new players: please wait {n} seconds and try again. (new players from one network address are limited)", n),
+    (n) => tn("Too many new players: please wait {n} minute and try again. (new players from one network address are limited)", "Too many new players: please wait {n} minutes and try again. (new players from one network address are limited)", n))],
+  [/^this table is at version (\d+), not (\d+): it changed since you saw it$/, (m) =>
+    t("this table is at version {now}, not {sent}: it changed since you saw it", { now: num(Number(m[1])), sent: num(Number(m[2])) })],
+  [/^this day is played against the \w+ computer players of version (\S+), and this server cannot run them \(.*\); the next day is played with the ones it has$/, (m) =>
+    t("this day is played against computer players (version {version}) that this server cannot run; the next day is played with the ones it has", { version: /^\d+$/.test(m[1]) ? num(Number(m[1])) : m[1] })],
+];
+
+/**
+ * A reason the server gave, in the page's language: a reason with a part that varies
+ * through SERVER_PATTERNS, the engine's reasons for a refused card through the table's
+ * own words, a fixed one through the catalog. What none of them reads (a malformed
+ * request's validation error) stays as the server wrote it.
+ */
+export function serverText(detail) {
+  return readWith(SERVER_PATTERNS, detail) ?? readWith(REASONS, detail) ?? t(detail);
+}
