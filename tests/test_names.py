@@ -221,3 +221,34 @@ def test_a_code_needs_enough_random_bits() -> None:
         code_from_bytes(b"1234")
     with pytest.raises(ValueError):
         format_code(1 << 60)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "র\u200d্যাব",  # "Rab" as Bengali keyboards write it: ra, joiner, virama, ya
+        "ক্\u200cষিতি",  # a non-joiner after the virama keeps ক and ষ apart
+        "পদ্\u200dমা",  # a joiner after the virama: the half form
+    ],
+)
+def test_a_bengali_name_may_use_joiners_where_they_shape_a_conjunct(raw: str) -> None:
+    name = check_name(raw)
+    assert name.text == raw
+    # The joiner changes a glyph's shape, not the name: without it, it is the same name.
+    plain = raw.replace("\u200c", "").replace("\u200d", "")
+    assert check_name(plain).key == name.key
+    assert check_name(plain).look == name.look
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "Bob\u200dAnn",  # between letters, with no virama: hides nothing but itself
+        "\u200dরাব",  # at the start
+        "র\u200d\u200d্যাব",  # two in a row
+        "ক্\u200c",  # at the end
+    ],
+)
+def test_a_joiner_anywhere_else_is_refused_as_invisible(raw: str) -> None:
+    with pytest.raises(NameRefused, match="invisible"):
+        check_name(raw)

@@ -81,8 +81,28 @@ class DisplayName:
     look: str
 
 
+#: Zero-width non-joiner and joiner: invisible, but Bengali and other Indic names need
+#: them next to a virama to choose a conjunct's shape ("র‍্যাব": ra, joiner, virama, ya).
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _joins_at_virama(text: str, i: int) -> bool:
+    """A joiner is allowed only where it shapes a conjunct: next to a virama, between
+    two characters of one script (UTS #31's contexts, and the ra-phala spelling)."""
+    before = text[i - 1] if i > 0 else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if not before or not after or before in _JOINERS or after in _JOINERS:
+        return False
+    if not (unicodedata.combining(before) == 9 or unicodedata.combining(after) == 9):
+        return False
+    return bool(categories.alias(before) == categories.alias(after))
+
+
 def fold_key(text: str) -> str:
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    # Joiners change a conjunct's shape, not the name: two names differing only by
+    # them are one name.
+    plain = "".join(ch for ch in text if ch not in _JOINERS)
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", plain).casefold())
 
 
 @cache
@@ -120,7 +140,8 @@ def skeleton(text: str) -> str:
 
 def look_key(text: str) -> str:
     """Two names with the same look key could be mistaken for each other."""
-    folded = skeleton(unicodedata.normalize("NFKC", text)).casefold()
+    plain = "".join(ch for ch in text if ch not in _JOINERS)
+    folded = skeleton(unicodedata.normalize("NFKC", plain)).casefold()
     # Folding can give new characters with prototypes (capital to small): map again.
     return skeleton(folded)
 
@@ -229,14 +250,18 @@ def check_name(raw: str) -> DisplayName:
         text = text.replace("  ", " ")
     if any(ch in "<>&" for ch in text):
         raise NameRefused("A name cannot contain markup: no <, > or &.")
-    for ch in text:
+    for i, ch in enumerate(text):
         cat = unicodedata.category(ch)
+        if ch in _JOINERS and _joins_at_virama(text, i):
+            continue
         if cat[0] == "C" or cat in ("Zl", "Zp"):
             raise NameRefused(
                 f"A name cannot contain control or invisible characters ({_describe(ch)})."
             )
     for ch in text:
         cat = unicodedata.category(ch)
+        if ch in _JOINERS:
+            continue  # allowed above, where it shapes a conjunct
         if not (cat[0] in "LM" or cat == "Nd" or ch == " " or ch in PUNCTUATION):
             raise NameRefused(
                 f"A name may use letters, digits, spaces and - _ . ' only, not {_describe(ch)}."
@@ -248,6 +273,8 @@ def check_name(raw: str) -> DisplayName:
     marks = 0
     previous = ""
     for ch in text:
+        if ch in _JOINERS:
+            continue  # invisible: the virama beside it still belongs to the letter
         if unicodedata.category(ch)[0] == "M":
             marks += 1
             if not (previous and unicodedata.category(previous)[0] in "LM"):
