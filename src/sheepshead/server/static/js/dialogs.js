@@ -236,8 +236,8 @@ function drawReview() {
   if (reviewStep === 0) {
     status.textContent = tricks.length
       ? tn(
-          "Every hand face up, each in the order its cards were played. {n} trick follows.",
-          "Every hand face up, each in the order its cards were played. {n} tricks follow.",
+          "Every hand face up, sorted as it was held. {n} trick follows.",
+          "Every hand face up, sorted as it was held. {n} tricks follow.",
           tricks.length,
         )
       : t("Every hand face up. No trick was played.");
