@@ -59,8 +59,8 @@ def test_new_identities_from_one_address_are_limited(make_app: MakeApp) -> None:
     clock = fixed_clock(app)
     visitors = [make_client(app) for _ in range(3)]
     for visitor in visitors:
-        assert visitor.get("/api/v1/daily/me").status_code == 200
-    refused = make_client(app).get("/api/v1/daily/me")
+        assert visitor.get("/api/v1/daily/today").status_code == 200
+    refused = make_client(app).get("/api/v1/daily/today")
     assert refused.status_code == 429
     assert refused.headers["retry-after"] == "1200"  # one identity every 3600 / 3 s
     assert refused.json()["detail"] == (
@@ -70,7 +70,7 @@ def test_new_identities_from_one_address_are_limited(make_app: MakeApp) -> None:
     assert "set-cookie" not in refused.headers
     # Players who already have their identity are not held up.
     for visitor in visitors:
-        assert visitor.get("/api/v1/daily/me").status_code == 200
+        assert visitor.get("/api/v1/daily/today").status_code == 200
         assert new_game(visitor)["state"]["version"] >= 1
     clock.advance(1200)
     assert make_client(app).get("/").status_code == 200
