@@ -45,8 +45,9 @@ LEVELS: tuple[str, ...] = ("beginner", "standard", "expert")
 
 #: The version of this code's play. A daily game is stored with the version it started
 #: with and played with it to the day's end, so every player of a day meets the same
-#: bots. Any change to what a bot decides must bump it: ``tests/test_bot_version.py``
-#: pins each version's decisions and fails until it is.
+#: bots. Any change to what a bot decides under the daily game's rules (5-handed
+#: ``standard``) must bump it: ``tests/test_bot_version.py`` pins each version's
+#: decisions and fails until it is.
 VERSION = "1"
 
 #: The earlier versions this code still plays, each the module of a frozen copy of this
