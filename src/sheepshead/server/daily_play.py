@@ -377,6 +377,21 @@ def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> str | None:
     return None
 
 
+def _open(
+    svc: Daily, attempt_id: str, player: str, at: datetime
+) -> tuple[Attempt, Table] | JSONResponse:
+    """The player's attempt and its table, ready for a change; the 409 reply instead if
+    the attempt is closed (404 and 503 are raised)."""
+    attempt = _load(svc, attempt_id, player)
+    closed = _check_open(svc, attempt, at)
+    if closed is not None:
+        return _conflict(svc, attempt, closed, at)
+    row = svc.store.day(attempt.day)
+    assert row is not None
+    svc.playable(row)
+    return attempt, svc.table(attempt)
+
+
 def _has_played(attempt: Attempt) -> bool:
     """Whether the player has made a move in this attempt yet (not only looked)."""
     mine = f"{daily.PLAYER_SEAT} "
@@ -433,14 +448,10 @@ def act(
 ) -> dict[str, Any] | JSONResponse:
     """Your action in the current deal; the reply holds every event up to your next
     decision. 409 (with the attempt as it is) for a stale version or a closed attempt."""
-    attempt = _load(svc, attempt_id, player)
-    closed = _check_open(svc, attempt, at)
-    if closed is not None:
-        return _conflict(svc, attempt, closed, at)
-    row = svc.store.day(attempt.day)
-    assert row is not None
-    svc.playable(row)
-    table = svc.table(attempt)
+    opened = _open(svc, attempt_id, player, at)
+    if isinstance(opened, JSONResponse):
+        return opened
+    attempt, table = opened
     try:
         with bots_thinking(table.level):
             turn = table.act(body.action, body.version)
@@ -462,14 +473,10 @@ def next_deal(
     attempt_id: str, body: VersionIn, player: PlayerDep, svc: DailyDep, at: NowDep
 ) -> dict[str, Any] | JSONResponse:
     """Deal the day's next deal, once the current one is over."""
-    attempt = _load(svc, attempt_id, player)
-    closed = _check_open(svc, attempt, at)
-    if closed is not None:
-        return _conflict(svc, attempt, closed, at)
-    row = svc.store.day(attempt.day)
-    assert row is not None
-    svc.playable(row)
-    table = svc.table(attempt)
+    opened = _open(svc, attempt_id, player, at)
+    if isinstance(opened, JSONResponse):
+        return opened
+    attempt, table = opened
     if table.hand_number >= daily.DEALS:
         return _conflict(svc, attempt, "that was the day's last deal", at)
     seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
