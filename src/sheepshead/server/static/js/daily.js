@@ -3,13 +3,13 @@
 // attempt at today's five deals, fetched from /api/v1/daily.
 // Like the table, it only shows what the server sends: no rules, no scores here.
 
-import { OfflineError, request } from "./api.js";
+import { request } from "./api.js";
 import { moment, num, t } from "./i18n.js";
 import { openSummary } from "./dialogs.js";
 import { showHint } from "./input.js";
 import { $, focusDecision, render } from "./render.js";
 import { legalSet, setTable, store } from "./state.js";
-import { bindTable, say, show } from "./table.js";
+import { bindTable, call, retry, say, show } from "./table.js";
 
 const daily = {
   today: (opts) => request("GET", "/daily/today", undefined, opts),
@@ -64,42 +64,6 @@ function draw() {
   drawBar();
 }
 
-/**
- * Run a request as the table does (table.js): a lost connection is kept in
- * store.pending, and render() offers "Try again" (bindTable's `retry`, below).
- */
-async function call(attempt) {
-  store.offline = false;
-  try {
-    return await attempt({
-      onRetry: () => {
-        $("prompt").textContent = t("Reconnecting…");
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof OfflineError)) throw error;
-    store.offline = true;
-    store.pending = attempt;
-    store.busy = false;
-    say(error.message);
-    draw();
-    focusDecision();
-    return null;
-  }
-}
-
-async function retry() {
-  const attempt = store.pending;
-  if (!attempt) return;
-  store.pending = null;
-  store.busy = true;
-  store.offline = false;
-  if (store.table) draw();
-  const reply = await call(attempt);
-  store.busy = false;
-  await handle(reply);
-}
-
 async function handle(reply) {
   if (!reply) return;
   store.pending = null;
@@ -137,7 +101,7 @@ async function send(action) {
   if (!state || store.busy || !legalSet().has(action)) return;
   store.busy = true;
   draw();
-  const reply = await call((opts) => daily.act(state.id, action, state.version, opts));
+  const reply = await call((opts) => daily.act(state.id, action, state.version, opts), draw);
   store.busy = false;
   await handle(reply);
 }
@@ -151,14 +115,14 @@ async function nextDeal() {
   }
   store.busy = true;
   draw();
-  const reply = await call((opts) => daily.nextDeal(state.id, state.version, opts));
+  const reply = await call((opts) => daily.nextDeal(state.id, state.version, opts), draw);
   store.busy = false;
   await handle(reply);
 }
 
 async function startAttempt() {
   store.busy = true;
-  const reply = await call((opts) => daily.start(opts));
+  const reply = await call((opts) => daily.start(opts), draw);
   store.busy = false;
   await handle(reply);
 }
@@ -175,7 +139,7 @@ async function boot() {
     nextHand: nextDeal,
     newGame: () => window.location.assign("/play"),
     summary,
-    retry,
+    retry: () => retry(handle, draw),
     draw,
   });
   $("daily-replay").addEventListener("click", startAttempt);
@@ -195,7 +159,7 @@ function loadAgain() {
  * so that a new visitor's page does not ask for an attempt it has not got (a 404).
  */
 async function load() {
-  const today = await call((opts) => daily.today(opts));
+  const today = await call((opts) => daily.today(opts), draw);
   if (!today) {
     loadAgain();
     return;
@@ -208,7 +172,7 @@ async function load() {
     await startAttempt();
     return;
   }
-  const reply = await call((opts) => daily.current(opts));
+  const reply = await call((opts) => daily.current(opts), draw);
   if (!reply) {
     loadAgain();
     return;

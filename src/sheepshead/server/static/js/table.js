@@ -1,7 +1,7 @@
 // The table page: load (or start) the player's game, send the player's actions,
 // and show the events each reply carries, one by one, before the next decision.
-// The daily page (daily.js) imports `say`, `show` and `bindTable` from here; the
-// table's own boot runs only when this is the page's script.
+// The daily page (daily.js) imports `say`, `call`, `retry`, `show` and `bindTable`
+// from here; the table's own boot runs only when this is the page's script.
 
 import { OfflineError, api } from "./api.js";
 import { cardName, installSprite } from "./cards.js";
@@ -48,8 +48,12 @@ export function say(text) {
 
 // --- talking to the server ----------------------------------------------------------
 
-/** Run a request; on a lost connection keep it to try again, and say so. */
-async function call(attempt) {
+/**
+ * Run a request; on a lost connection keep it in store.pending to try again, and say
+ * so. `draw` is the page's render (the daily page's also offers "Try again" before
+ * its first deal is drawn).
+ */
+export async function call(attempt, draw = render) {
   store.offline = false;
   try {
     return await attempt({
@@ -63,7 +67,7 @@ async function call(attempt) {
     store.pending = attempt;
     store.busy = false;
     say(error.message);
-    render();
+    draw();
     focusDecision();
     return null;
   }
@@ -148,13 +152,16 @@ async function newGame() {
   await handle(reply);
 }
 
-async function retry() {
+/** "Try again": send the request `call` kept once more, and `handle` the reply. */
+export async function retry(handle, draw = render) {
   const attempt = store.pending;
   if (!attempt) return;
+  // Taken, so that a second click while it is under way does not send it twice.
+  store.pending = null;
   store.busy = true;
   store.offline = false;
-  render();
-  const reply = await call(attempt);
+  draw();
+  const reply = await call(attempt, draw);
   store.busy = false;
   await handle(reply);
 }
@@ -381,7 +388,7 @@ export function bindTable({ send, nextHand, newGame, summary = openSummary, retr
 }
 
 async function boot() {
-  bindTable({ send, nextHand, newGame, retry });
+  bindTable({ send, nextHand, newGame, retry: () => retry(handle) });
   // Back from another tab: the game may have moved on there.
   document.addEventListener("visibilitychange", async () => {
     const table = store.table;
