@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import random
 
-import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
+from random_hands import deal, per_preset, random_position, random_rules
 from sheepshead import record
 from sheepshead.actions import Action, Play
 from sheepshead.bots import decide, make_bot
@@ -19,7 +16,6 @@ from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import SimHand, bit, mask_of
 from sheepshead.game import Game, Phase
 from sheepshead.rules import PRESETS, Rules
-from test_sim import deal, random_rules, to_play
 
 # Dealer 4, so seat 0 leads and seat 4 plays last. Seat 2 will pick, bury 9D KC and
 # call the ace of hearts (keeping 9H); seat 4 holds that ace: the partner.
@@ -92,16 +88,11 @@ def test_no_free_points_to_the_picker() -> None:
 # Legality, determinism, blindness --------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-@settings(max_examples=6, deadline=None)
-@given(rnd=st.randoms(use_true_random=False))
+@per_preset(6)
 def test_the_expert_only_takes_legal_actions(preset: str, rnd: random.Random) -> None:
-    rules = random_rules(preset, rnd)
-    game = to_play(deal(rules, rnd), rnd)
-    if game.is_done:
+    game = random_position(preset, rnd)
+    if game is None:
         return
-    for _ in range(rnd.randrange(rules.tricks * rules.players)):
-        game = game.apply(Play(rnd.choice(game.legal_cards())))
     assert game.turn is not None
     view = game.view(game.turn)
     bot = ExpertBot(worlds=8, budget=1500)
@@ -137,19 +128,14 @@ def test_forced_moves_and_other_phases_answer_at_once() -> None:
     assert bot.choose(view, Rng.from_int(1)) in view.legal
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-@settings(max_examples=10, deadline=None)
-@given(rnd=st.randoms(use_true_random=False))
+@per_preset(10)
 def test_rewiring_a_world_equals_replaying_it(preset: str, rnd: random.Random) -> None:
     # Search builds the first world by replaying the public play, and the others by
     # swapping the hidden cards into it: both must give the same state.
-    rules = random_rules(preset, rnd)
-    game = to_play(deal(rules, rnd), rnd)
-    if game.is_done:
+    game = random_position(preset, rnd)
+    if game is None:
         return
-    for _ in range(rnd.randrange(rules.tricks * rules.players)):
-        game = game.apply(Play(rnd.choice(game.legal_cards())))
-    view = game.view(rnd.randrange(rules.players))
+    view = game.view(rnd.randrange(game.rules.players))
     sampler = Sampler(view)
     if sampler.facedown:
         return
@@ -169,9 +155,7 @@ def test_rewiring_a_world_equals_replaying_it(preset: str, rnd: random.Random) -
             assert getattr(rewired, name) == getattr(replayed, name), name
 
 
-@pytest.mark.parametrize("preset", ["standard", "four-handed-called-ace", "jack-of-diamonds"])
-@settings(max_examples=8, deadline=None)
-@given(rnd=st.randoms(use_true_random=False))
+@per_preset(8, ["standard", "four-handed-called-ace", "jack-of-diamonds"])
 def test_searched_bury_and_call_are_legal(preset: str, rnd: random.Random) -> None:
     game = deal(random_rules(preset, rnd), rnd)
     bot = ExpertBot(search_bury=True, search_call=True)

@@ -4,93 +4,19 @@ would choose its moves on a false picture."""
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import random
 
-import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from sheepshead.actions import PASS, PICK, Bury, Call, Play
+from random_hands import deal as deal  # these three "as" imports: for test_sampler.py
+from random_hands import per_preset, random_position
+from random_hands import random_rules as random_rules
+from random_hands import to_play as to_play
+from sheepshead.actions import Play
 from sheepshead.bots import decide
 from sheepshead.bots.playout import choose, playout
 from sheepshead.bots.sim import SimHand, bit, cards_of, mask_of, points_of
-from sheepshead.cards import DECK, Card, parse_cards
+from sheepshead.cards import Card, parse_cards
 from sheepshead.game import Game, Phase
-from sheepshead.rules import PRESETS, LeasterBlind, NobodyPicks, Rules, RulesError
-
-# Options that change play or scoring, tried on top of each preset.
-OPTIONS: dict[str, list[object]] = {
-    "cracking": [False, True],
-    "nobody_picks": list(NobodyPicks),
-    "leaster_blind": list(LeasterBlind),
-    "leaster_needs_trick": [True, False],
-    "double_on_the_bump": [True, False],
-    "forced_pick_bump": [True, False],
-    "second_partner": [False, True],
-    "jd_picker_holds": ["alone", "call-jack-of-hearts"],
-    "call_unknown": [True, False],
-    "call_ten": [True, False],
-}
-
-
-def random_rules(preset: str, rnd: random.Random) -> Rules:
-    rules = PRESETS[preset]
-    for name, values in OPTIONS.items():
-        if rnd.random() < 0.3:
-            with contextlib.suppress(RulesError):  # an option this head count lacks
-                rules = dataclasses.replace(rules, **{name: rnd.choice(values)})
-    return rules
-
-
-def deal(rules: Rules, rnd: random.Random) -> Game:
-    """A random deal; a third of the time the first seat to speak gets the three fail
-    aces, and a quarter of the time only trumps, so that ten calls (which need the
-    aces) and unknown calls (which need no callable ace) come up often enough."""
-    n, k = rules.players, rules.cards_per_seat
-    deck = list(DECK)
-    rnd.shuffle(deck)
-    dealer = rnd.randrange(n)
-    first = (dealer + 1) % n
-    if rnd.random() < 0.33:
-        for i, ace in enumerate(parse_cards("AC AS AH")):
-            j, target = deck.index(ace), first * k + i
-            deck[j], deck[target] = deck[target], deck[j]
-    elif rnd.random() < 0.25:
-        trumps = [c for c in deck if c.is_trump][:k]
-        rest = [c for c in deck if c not in trumps]
-        deck = rest[: first * k] + trumps + rest[first * k :]
-    hands = [deck[s * k : (s + 1) * k] for s in range(n)]
-    return Game.from_deal(rules, dealer, hands, deck[n * k :])
-
-
-def _fail_count(bury: Bury) -> int:
-    return sum(not c.is_trump for c in bury.cards)
-
-
-def to_play(game: Game, rnd: random.Random) -> Game:
-    """Random bidding, bury and call, favouring the calls with duties (ten, unknown)
-    and, now and then, a leaster."""
-    leaster = rnd.random() < 0.2
-    while game.phase is not Phase.PLAYING and not game.is_done:
-        legal = game.legal_actions()
-        rare = [a for a in legal if isinstance(a, Call) and a.card.rank.value == "T"]
-        rare += [a for a in legal if isinstance(a, Call) and a.unknown is not None]
-        if rare and rnd.random() < 0.8:
-            game = game.apply(rnd.choice(rare))
-        elif PICK in legal and (PASS not in legal or (rnd.random() < 0.5 and not leaster)):
-            game = game.apply(PICK)
-        elif PASS in legal:
-            game = game.apply(PASS)
-        elif isinstance(legal[0], Bury) and rnd.random() < 0.5:
-            # Bury fail cards: a hand of trump and aces is what an unknown call needs.
-            buries = [a for a in legal if isinstance(a, Bury)]
-            most = max(map(_fail_count, buries))
-            game = game.apply(rnd.choice([b for b in buries if _fail_count(b) == most]))
-        else:
-            game = game.apply(rnd.choice(legal))
-    return game
+from sheepshead.rules import PRESETS
 
 
 def test_bits_follow_trick_strength() -> None:
@@ -103,9 +29,7 @@ def test_bits_follow_trick_strength() -> None:
     assert points_of(mask_of(deck)) == sum(c.points for c in deck)
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-@settings(max_examples=40, deadline=None)
-@given(rnd=st.randoms(use_true_random=False))
+@per_preset(40)
 def test_sim_agrees_with_engine_on_random_play(preset: str, rnd: random.Random) -> None:
     rules = random_rules(preset, rnd)
     game = to_play(deal(rules, rnd), rnd)
@@ -128,17 +52,12 @@ def test_sim_agrees_with_engine_on_random_play(preset: str, rnd: random.Random) 
         assert sim.side_points() == result.points[0]
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-@settings(max_examples=15, deadline=None)
-@given(rnd=st.randoms(use_true_random=False))
+@per_preset(15)
 def test_playout_policy_only_plays_legal_cards(preset: str, rnd: random.Random) -> None:
     # The engine accepts every card the playout policy picks, and both score alike.
-    rules = random_rules(preset, rnd)
-    game = to_play(deal(rules, rnd), rnd)
-    if game.is_done:
+    game = random_position(preset, rnd)
+    if game is None:
         return
-    for _ in range(rnd.randrange(rules.tricks * rules.players)):
-        game = game.apply(Play(rnd.choice(game.legal_cards())))
     sim = SimHand.from_game(game)
     while not game.is_done:
         card = choose(sim)
