@@ -21,7 +21,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
 
-from sheepshead.server import Settings, create_app
+from sheepshead.server import Settings, create_app, guide
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -39,6 +39,8 @@ CSP = (
 )
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+# The guide's pages, in its own order.
+GUIDE_PAGES = [page.url for page in guide.PAGES]
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 HAND_LIMIT = 60  # decisions in one hand: far more than any hand needs
 
@@ -48,6 +48,17 @@ def shot(page: Page, directory: Path, name: str, covered: Covered | None = None)
     page.screenshot(path=str(directory / f"{name}.png"))
 
 
+def choose_bury(page: Page) -> Locator:
+    """Click the hand's cards, one at a time, until the bury button takes them; that
+    button."""
+    bury = page.locator('#actions [data-ui="bury"]')
+    for _ in range(8):
+        if bury.get_attribute("aria-disabled") != "true":
+            break
+        page.locator('#hand .card.live[aria-pressed="false"]').first.click()
+    return bury
+
+
 def no_horizontal_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
@@ -79,12 +90,8 @@ def click_decision(page: Page, covered: Covered, directory: Path, prefix: str) -
         covered.kinds.add("bury")
         # The blind's cards arrived in the hand, marked as such.
         assert page.locator("#hand .card.from-blind").count() > 0
-        bury = page.locator('#actions [data-ui="bury"]')
-        expect(bury).to_have_attribute("aria-disabled", "true")
-        for _ in range(8):
-            if bury.get_attribute("aria-disabled") != "true":
-                break
-            page.locator('#hand .card.live[aria-pressed="false"]').first.click()
+        expect(page.locator('#actions [data-ui="bury"]')).to_have_attribute("aria-disabled", "true")
+        bury = choose_bury(page)
         expect(bury).not_to_have_attribute("aria-disabled", "true")
         assert bury.inner_text().startswith("Bury the ")
         shot(page, directory, f"{prefix}-bury-chosen", covered)

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from browser.conftest import DESKTOP, PHONE
-from browser.table import HAND_LIMIT, focused, phase, summary_open, wait_idle
+from browser.conftest import DESKTOP, GUIDE_PAGES, PHONE
+from browser.table import HAND_LIMIT, choose_bury, focused, phase, summary_open, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -38,16 +38,7 @@ LANGUAGES = {"en": "en-US", "bn": "bn-BD", "de": "de-DE"}
 SEED = "5e" * 32
 PAGES = [
     "/",
-    "/guide",
-    "/guide/standard",
-    "/guide/cards",
-    "/guide/picking",
-    "/guide/scoring",
-    "/guide/nobody-picks",
-    "/guide/worked-hand",
-    "/guide/glossary",
-    "/guide/questions",
-    "/guide/history",
+    *GUIDE_PAGES,
     "/daily",
     "/leaderboard",
     "/privacy",
@@ -213,12 +204,7 @@ def decide(page: Page, kinds: set[str]) -> None:
         actions.locator('[data-action="pick"]').click()
     elif now == "burying":
         kinds.add("bury")
-        bury = actions.locator('[data-ui="bury"]')
-        for _ in range(8):
-            if bury.get_attribute("aria-disabled") != "true":
-                break
-            page.locator('#hand .card.live[aria-pressed="false"]').first.click()
-        bury.click()
+        choose_bury(page).click()
     elif now == "calling":
         plain = actions.locator('[data-action^="call "]')
         unknown = actions.locator('[data-ui="call-unknown"]')

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser.conftest import DESKTOP, PHONE, Visitor
-from browser.table import HAND_LIMIT, phase, summary_open, wait_idle
+from browser.conftest import DESKTOP, GUIDE_PAGES, PHONE, Visitor
+from browser.table import HAND_LIMIT, choose_bury, phase, summary_open, wait_idle
 from test_i18n import CARD_CODES, LATIN_IN_BENGALI, SAME_IN, WORD, english_msgids
 
 pytestmark = pytest.mark.browser
@@ -32,16 +32,7 @@ PAGES = [
     "/privacy",
     f"/verify?seed={SEED}&players=5",
     f"/verify/daily?date=2020-01-01&seed={SEED}",
-    "/guide",
-    "/guide/standard",
-    "/guide/cards",
-    "/guide/picking",
-    "/guide/scoring",
-    "/guide/nobody-picks",
-    "/guide/worked-hand",
-    "/guide/glossary",
-    "/guide/questions",
-    "/guide/history",
+    *GUIDE_PAGES,
 ]
 # What a reader meets: text nodes (scripts, styles, code and card indices aside), the
 # labels that are read out, the reasons a refused card gives, and the title.
@@ -154,12 +145,7 @@ def play_a_hand(page: Page) -> None:
             return
         now = phase(page)
         if now == "burying":
-            bury = page.locator('#actions [data-ui="bury"]')
-            for _ in range(8):
-                if bury.get_attribute("aria-disabled") != "true":
-                    break
-                page.locator('#hand .card.live[aria-pressed="false"]').first.click()
-            bury.click()
+            choose_bury(page).click()
         elif now == "calling":
             plain = page.locator('#actions [data-action^="call "]')
             unknown = page.locator('#actions [data-ui="call-unknown"]')
