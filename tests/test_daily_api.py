@@ -127,6 +127,10 @@ def make_app(database_url: str, tmp_path: Path, clock: Clock) -> Iterator[Callab
 
     yield make
     for app in apps:
+        # Background work (the board, the expert's points) ends before the database goes.
+        daily_service = getattr(app.state, "daily", None)
+        if daily_service is not None:
+            daily_service.close()
         app.state.engine.dispose()
 
 
@@ -621,3 +625,32 @@ def test_the_expert_s_points_are_ready_without_a_request_waiting_for_them(
     expected = work_out(seed, "standard", svc.bot_seed(NOON.date()))
     assert [d["expert"] for d in deals] == expected
     assert sum(d["you"] for d in deals) == done["scores"][0]
+
+
+def stored_addresses(app: FastAPI) -> dict[str, str | None]:
+    with app.state.engine.connect() as conn:
+        rows = conn.execute(text("SELECT id, address FROM daily_attempts")).all()
+    return {row.id: row.address for row in rows}
+
+
+def test_a_network_is_hashed_with_the_day_and_forgotten_after_thirty_days(
+    app: FastAPI, clock: Clock
+) -> None:
+    ann = visitor(app)
+    day_one = start(ann)
+    step(ann, day_one, first)  # a move: the network's play of the day is recorded
+    clock.now += timedelta(days=1)
+    second = start(ann)
+    addresses = stored_addresses(app)
+    # One network, two days: two hashes that do not link the days to each other.
+    assert addresses[day_one["id"]] and addresses[second["id"]]
+    assert addresses[day_one["id"]] != addresses[second["id"]]
+    with app.state.engine.connect() as conn:
+        plays = conn.execute(text("SELECT day FROM daily_address_plays")).scalars().all()
+    assert len(plays) == 1
+    clock.now += timedelta(days=30)
+    start(ann)  # the first attempt of a day 31 days after the first
+    addresses = stored_addresses(app)
+    assert addresses[day_one["id"]] is None and addresses[second["id"]] is not None
+    with app.state.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM daily_address_plays")).scalar() == 0

@@ -14,6 +14,7 @@ restores from it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -108,6 +109,9 @@ class Event:
             "points": self.points,
             "scores": None if self.scores is None else list(self.scores),
         }
+
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,9 +368,16 @@ def _bot_action(table: Table, game: Game) -> Action:
         action = bots.decide(
             table.level, game.view(game.turn), seed=table.bot_seed, version=table.bot_version
         )
-    except Exception:
+    except Exception as exc:
+        # Said without the traceback or the action: either could name a hidden card.
+        log.error(
+            "a %s bot failed (%s); it plays the first legal action", table.level, type(exc).__name__
+        )
         return legal[0]
-    return action if action in legal else legal[0]
+    if action not in legal:
+        log.error("a %s bot chose an illegal action; it plays the first legal one", table.level)
+        return legal[0]
+    return action
 
 
 def check_level(level: str, bot_version: str | None = None) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import jinja2
@@ -9,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
 from sheepshead.server import api, daily, guide, i18n, observability, pages, security
@@ -57,6 +60,15 @@ def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    yield
+    # The daily game's background work ends before the process (and its database) does.
+    daily = getattr(app.state, "daily", None)
+    if daily is not None:
+        await run_in_threadpool(daily.close, 30.0)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = Settings.from_env() if settings is None else settings
     engine = open_engine(settings.database)
@@ -65,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = Store(engine)
 
     app = FastAPI(
+        lifespan=_lifespan,
         title="Sheepshead",
         version="1",
         summary="Wisconsin's card game against computer players: the table's API.",

@@ -16,6 +16,7 @@ import logging
 import os
 import secrets
 import threading
+import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,7 +32,7 @@ from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
 from sheepshead.server.schemas import Conflict, Error
 from sheepshead.server.settings import Settings
-from sheepshead.store.daily import Attempt, DailyStore, Day
+from sheepshead.store.daily import ADDRESS_DAYS, Attempt, DailyStore, Day
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
 
 API = "/api/v1/daily"
@@ -41,6 +42,8 @@ router = APIRouter(tags=["daily"])
 #: Below this field the board is refreshed as each result comes in; above, at most
 #: every ``REFRESH_SECONDS`` (a refresh rewrites every line of the day).
 LIVE_FIELD = 1000
+#: A day whose expert points failed to be worked out waits this long for another try.
+EXPERT_RETRY_SECONDS = 600.0
 REFRESH_SECONDS = 10.0
 BOARD_SIZE = 100
 NOT_FOUND = "no such attempt"
@@ -104,6 +107,9 @@ class Daily:
         #: The threads working out a day's expert points (``expert_later``), by day.
         self.expert_threads: dict[date, threading.Thread] = {}
         self._expert_lock = threading.Lock()
+        self._expert_failed: dict[date, float] = {}
+        #: The last day whose start this process has seen (to forget old addresses).
+        self._forgotten_before: date | None = None
 
     def seed(self, day: date) -> bytes:
         return daily.day_seed(self.secret, day)
@@ -113,18 +119,25 @@ class Daily:
         digest = hmac.new(self.seed(day), b"bots", hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big") >> 1
 
-    def address(self, request: Request) -> str | None:
+    def address(self, request: Request, day: date) -> str | None:
         """A keyed hash of the client's network (an IPv6 client's /64, which one
-        subscriber usually holds whole, as the identity rate limit counts them)."""
+        subscriber usually holds whole, as the identity rate limit counts them) and the
+        day: flags compare one day's attempts, and days must not link to one another."""
         # security.py takes this module's secret: imported here, not at the top.
         from sheepshead.server.security import client_network
 
         if not request.client or not request.client.host:
             return None
         network = client_network(request.scope)
-        return hmac.new(self.secret, b"address:" + network.encode(), hashlib.sha256).hexdigest()
+        message = f"address:{day.isoformat()}:{network}".encode()
+        return hmac.new(self.secret, message, hashlib.sha256).hexdigest()
 
     def day_row(self, day: date) -> Day:
+        horizon = day - timedelta(days=ADDRESS_DAYS)
+        if self._forgotten_before != horizon:
+            # Once a day per process: the networks' hashes are kept ADDRESS_DAYS days.
+            self.store.forget_addresses(horizon)
+            self._forgotten_before = horizon
         return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
 
     def refresh_later(self, day: date) -> None:
@@ -145,14 +158,18 @@ class Daily:
 
     def expert_later(self, row: Day) -> threading.Thread | None:
         """Work out, in a thread of its own, what the day's computer players score in
-        the player's seat (all five seats theirs) and store it for the board; None if
-        it is stored, being worked out here already, or its players are not here."""
+        the player's seat (all five seats theirs) and store it for the board. One day at
+        a time per process, and a day that failed waits ``EXPERT_RETRY_SECONDS`` before
+        another try, so that reading boards cannot pile up work. None when nothing was
+        started: stored already, worked out now, failed lately, or players not here."""
         level, version = day_players(row)
         if row.expert_points is not None or version not in bots.versions():
             return None
+        failed = self._expert_failed.get(row.day)
+        if failed is not None and time.monotonic() - failed < EXPERT_RETRY_SECONDS:
+            return None
         with self._expert_lock:
-            running = self.expert_threads.get(row.day)
-            if running is not None and running.is_alive():
+            if any(t.is_alive() for t in self.expert_threads.values()):
                 return None
 
             def run() -> None:
@@ -161,13 +178,23 @@ class Daily:
                         self.seed(row.day), level, self.bot_seed(row.day), version
                     )
                     self.store.set_expert_points(row.day, points)
-                except Exception:
-                    log.exception("the expert's points of %s failed", row.day.isoformat())
+                except Exception as exc:
+                    self._expert_failed[row.day] = time.monotonic()
+                    # No traceback: a bot's error could name a card of the day's deals.
+                    name = type(exc).__name__
+                    log.error("the expert's points of %s failed (%s)", row.day.isoformat(), name)
 
             thread = threading.Thread(target=run, name=f"expert-{row.day.isoformat()}", daemon=True)
             self.expert_threads[row.day] = thread
-        thread.start()
+            thread.start()
         return thread
+
+    def close(self, timeout: float = 60.0) -> None:
+        """Wait for this process's background work (before its database goes away)."""
+        for thread in list(self.expert_threads.values()):
+            thread.join(timeout)
+        if self.refreshing.acquire(timeout=timeout):
+            self.refreshing.release()
 
     def players(self, day: date) -> tuple[str, str]:
         """The level and version of play of the computer players the day started with:
@@ -342,7 +369,7 @@ def start_attempt(
         bot_version=version,
     )
     created = svc.store.create_attempt(
-        player, day, number, _moves(turn.table), turn.table.version, svc.address(request)
+        player, day, number, _moves(turn.table), turn.table.version, svc.address(request, day)
     )
     if created is None:
         # A second tab or a double click started it a moment ago: show that one.
@@ -460,7 +487,7 @@ def act(
     except (BadAction, IllegalAction) as exc:
         raise HTTPException(422, exc.reason) from None
     first_play = attempt.ranked and not _has_played(attempt)
-    address = svc.address(request) if first_play else None
+    address = svc.address(request, attempt.day) if first_play else None
     if not _save(svc, attempt, turn, address):
         return _conflict(svc, attempt, "this attempt changed while your action was on its way", at)
     return _step(svc, attempt, turn, at)

@@ -394,7 +394,11 @@ def document_errors(app: FastAPI) -> None:
                     # observability.py answers any route that cannot reach the database.
                     lost = "The database cannot be reached just now: try again"
                     if "503" in responses:
-                        lost = f"{responses['503'].get('description')}; or: {lost}"
+                        # Told apart by Retry-After: only the passing outage sends it.
+                        lost = (
+                            f"{responses['503'].get('description')} (no Retry-After: do not "
+                            f"retry); or: {lost} (with Retry-After)"
+                        )
                     responses["503"] = _error(lost, retry_after=True)
                 if "422" in responses:
                     responses["422"] = _error(

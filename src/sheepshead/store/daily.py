@@ -14,6 +14,7 @@ player's own rank are index lookups, whatever the field's size.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -45,6 +46,8 @@ from sheepshead.store.games import new_id
 from sheepshead.store.models import Base, Player
 
 DEALS = 5
+#: How many days the networks' hashes are kept for the moderators (``forget_addresses``).
+ADDRESS_DAYS = 30
 _DEAL_COLUMNS = ("d1", "d2", "d3", "d4", "d5")
 
 
@@ -437,9 +440,13 @@ class DailyStore:
         return True
 
     @staticmethod
-    @staticmethod
     def _note_play(conn: Connection, attempt: Attempt, address: str, now: datetime) -> None:
-        # Runs after the attempt's version check: one request per attempt gets here.
+        # Runs after the attempt's version check: one request per attempt gets here. Two
+        # attempts from one network may get here at once: on PostgreSQL each would miss
+        # the other's uncommitted row, so they take turns (SQLite writes one at a time).
+        if conn.dialect.name == "postgresql":
+            key = int.from_bytes(hashlib.sha256(address.encode()).digest()[:8], "big", signed=True)
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
         seen = conn.execute(
             select(DailyAddressPlay.attempt_id).where(
                 DailyAddressPlay.day == attempt.day, DailyAddressPlay.address == address
@@ -455,6 +462,17 @@ class DailyStore:
         if played - {attempt.id}:
             conn.execute(
                 update(DailyAttempt).where(DailyAttempt.id == attempt.id).values(flagged=True)
+            )
+
+    def forget_addresses(self, before: date) -> None:
+        """Drop the networks' hashes of the days before ``before``: they serve the
+        moderators while a day's flags are fresh, and no longer (``ADDRESS_DAYS``)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(DailyAddressPlay).where(DailyAddressPlay.day < before))
+            conn.execute(
+                update(DailyAttempt)
+                .where(DailyAttempt.day < before, DailyAttempt.address.is_not(None))
+                .values(address=None)
             )
 
     def flags(self, day: date) -> list[Flag]:
