@@ -24,7 +24,15 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from browser.conftest import DESKTOP, GUIDE_PAGES, PHONE
-from browser.table import HAND_LIMIT, choose_bury, focused, phase, summary_open, wait_idle
+from browser.table import (
+    HAND_LIMIT,
+    choose_bury,
+    focused,
+    next_hand,
+    phase,
+    summary_open,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -223,14 +231,6 @@ def decide(page: Page, kinds: set[str]) -> None:
     else:
         kinds.add(now)
         actions.locator("button").first.click()
-
-
-def next_hand(page: Page) -> None:
-    if summary_open(page):
-        page.locator("#summary-next").click()
-    else:
-        page.locator('#actions [data-ui="next-hand"]').click()
-    wait_idle(page)
 
 
 def check_table_states(page: Page, audit: Audit, size: str) -> set[str]:
