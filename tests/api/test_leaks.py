@@ -35,6 +35,15 @@ RULES: list[dict[str, Any]] = [
     {"players": 6, "second_partner": True},
     {"alone": False, "call_ten": False},
 ]
+#: The checkers' own tests: a hand dealt in deck order, seats 0 and 1 passed.
+TWO_PASSES: Json = {
+    "format": "sheepshead-hand/1",
+    "dealer": 4,
+    "hands": [[c.text for c in DECK[i * 6 : i * 6 + 6]] for i in range(5)],
+    "blind": [c.text for c in DECK[30:]],
+    "actions": ["0 pass", "1 pass"],
+}
+Bodies = list[tuple[int, str]]
 
 
 def visible_to_seat_0(game: Game) -> set[Card]:
@@ -84,6 +93,41 @@ def moves_of(state: Json) -> int:
     return len(state["view"]["moves"])
 
 
+def play_and_record(
+    client: TestClient,
+    rng: random.Random,
+    state: Json,
+    base: str,
+    reads: list[str],
+    *,
+    always_read: bool = False,
+) -> tuple[Json, Bodies]:
+    """Play seat 0's part of the current hand at random, with a refused card, a stale
+    copy and the `reads` now and then (after every move if `always_read`); the last
+    state and every body."""
+    bodies: Bodies = []
+    while not state["hand_over"]:
+        url = f"{base}/{state['id']}/actions"
+        body = {"action": rng.choice(state["view"]["legal"]), "version": state["version"]}
+        refusals = list(state["view"]["refusals"])
+        if refusals and rng.random() < 0.3:
+            bad = client.post(url, json={**body, "action": f"play {rng.choice(refusals)}"})
+            assert bad.status_code == 422, bad.text
+            bodies.append((moves_of(state), bad.text))
+        reply = client.post(url, json=body)
+        assert reply.status_code == 200, reply.text
+        state = reply.json()["state"]
+        bodies.append((moves_of(state), reply.text))
+        if rng.random() < 0.2:
+            stale = client.post(url, json=body)
+            assert stale.status_code == 409, stale.text
+            bodies.append((moves_of(state), stale.text))
+        if always_read or rng.random() < 0.3:
+            for read in reads:
+                bodies.append((moves_of(state), client.get(read.format(id=state["id"])).text))
+    return state, bodies
+
+
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: "-".join(f"{k}={v}" for k, v in r.items()))
 def test_random_hands_never_show_a_hidden_card_or_the_seed(
     client: TestClient, rules: dict[str, Any]
@@ -94,29 +138,14 @@ def test_random_hands_never_show_a_hidden_card_or_the_seed(
     state = response.json()["state"]
     game_id = state["id"]
     for _hand in range(3):
-        bodies = [(moves_of(state), response.text)]
-        while not state["hand_over"]:
-            legal = state["view"]["legal"]
-            url = f"/api/v1/games/{game_id}/actions"
-            body = {"action": rng.choice(legal), "version": state["version"]}
-            # Now and then a refused card, a stale copy, or a plain read.
-            refusals = list(state["view"]["refusals"])
-            if refusals and rng.random() < 0.3:
-                bad = client.post(url, json={**body, "action": f"play {rng.choice(refusals)}"})
-                assert bad.status_code == 422
-                bodies.append((moves_of(state), bad.text))
-            response = client.post(url, json=body)
-            assert response.status_code == 200, response.text
-            state = response.json()["state"]
-            bodies.append((moves_of(state), response.text))
-            if rng.random() < 0.2:
-                stale = client.post(url, json=body)
-                assert stale.status_code == 409
-                bodies.append((moves_of(state), stale.text))
-            bodies.append((moves_of(state), client.get(f"/api/v1/games/{game_id}").text))
+        start = (moves_of(state), response.text)
+        # Seat 0's moves, with the game read after each.
+        state, bodies = play_and_record(
+            client, rng, state, "/api/v1/games", ["/api/v1/games/{id}"], always_read=True
+        )
         number = state["hand_number"]
         record = client.get(f"/api/v1/games/{game_id}/hands/{number}/record").json()
-        check_hand(bodies, state, record)
+        check_hand([start, *bodies], state, record)
         response = client.post(
             f"/api/v1/games/{game_id}/next-hand", json={"version": state["version"]}
         )
@@ -125,13 +154,7 @@ def test_random_hands_never_show_a_hidden_card_or_the_seed(
 
 
 def test_the_checker_catches_a_leak() -> None:
-    record: Json = {
-        "format": "sheepshead-hand/1",
-        "dealer": 4,
-        "hands": [[c.text for c in DECK[i * 6 : i * 6 + 6]] for i in range(5)],
-        "blind": [c.text for c in DECK[30:]],
-        "actions": ["0 pass", "1 pass"],
-    }
+    record = TWO_PASSES
     end = {"seed": "ab" * 32}
     honest = '{"view":{"cards":["7C"]},"seed":null}'
     check_hand([(1, honest)], end, record)

@@ -22,11 +22,17 @@ from typing import Any
 
 import pytest
 
-from api.helpers import Json, TestClient, make_client
-from api.test_leaks import cards_in, moves_of, visible_to_seat_0
+from api.helpers import Json, make_client
+from api.test_leaks import (
+    TWO_PASSES,
+    Bodies,
+    cards_in,
+    moves_of,
+    play_and_record,
+    visible_to_seat_0,
+)
 from security.conftest import SECRET, UNLIMITED, MakeApp
 from sheepshead import daily
-from sheepshead.cards import DECK
 from sheepshead.game import Game
 from sheepshead.record import replay
 from sheepshead.rules import PRESETS
@@ -46,7 +52,6 @@ RULES: list[dict[str, Any]] = [
 NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
 #: Hands per set of rules: 14 sets, so 210 hands in all.
 HANDS = 15
-Bodies = list[tuple[int, str]]
 
 
 def check_bodies(
@@ -75,34 +80,6 @@ def check_bodies(
             assert state["view"] == game.view(0).to_json(), f"not seat 0's view at {moves}"
             assert state["seed"] is None and state["summary"] is None
     return checked
-
-
-def play_and_record(
-    client: TestClient, rng: random.Random, state: Json, base: str, reads: list[str]
-) -> tuple[Json, Bodies]:
-    """Play seat 0's part of the current hand at random, with a refused card, a stale
-    copy and reads now and then; the last state and every body."""
-    bodies: Bodies = []
-    while not state["hand_over"]:
-        url = f"{base}/{state['id']}/actions"
-        body = {"action": rng.choice(state["view"]["legal"]), "version": state["version"]}
-        refusals = list(state["view"]["refusals"])
-        if refusals and rng.random() < 0.3:
-            bad = client.post(url, json={**body, "action": f"play {rng.choice(refusals)}"})
-            assert bad.status_code == 422, bad.text
-            bodies.append((moves_of(state), bad.text))
-        reply = client.post(url, json=body)
-        assert reply.status_code == 200, reply.text
-        state = reply.json()["state"]
-        bodies.append((moves_of(state), reply.text))
-        if rng.random() < 0.2:
-            stale = client.post(url, json=body)
-            assert stale.status_code == 409, stale.text
-            bodies.append((moves_of(state), stale.text))
-        if rng.random() < 0.3:
-            for read in reads:
-                bodies.append((moves_of(state), client.get(read.format(id=state["id"])).text))
-    return state, bodies
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()))
@@ -161,13 +138,7 @@ def test_the_daily_deals_never_show_a_hidden_card_or_a_seed(make_app: MakeApp) -
 
 
 def test_the_checker_catches_each_kind_of_leak() -> None:
-    record: Json = {
-        "format": "sheepshead-hand/1",
-        "dealer": 4,
-        "hands": [[c.text for c in DECK[i * 6 : i * 6 + 6]] for i in range(5)],
-        "blind": [c.text for c in DECK[30:]],
-        "actions": ["0 pass", "1 pass"],
-    }
+    record = TWO_PASSES
     game = replay({**record, "actions": ["0 pass"]})
     view = game.view(0).to_json()
     honest = json.dumps({"view": view, "seed": None, "summary": None})
