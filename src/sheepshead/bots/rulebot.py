@@ -71,13 +71,16 @@ STYLES: dict[str, Style] = {
         level="standard",
         # Tuned by self-play in the arena on the deal set "tune" (docs/bots.md).
         # "Never pick thin in the number-two position": the second seat needs most.
+        # 4-handed, 6-handed and the jack of diamonds: the dealer (who picks or plays
+        # a leaster) and, 4-handed, every seat lowered to cut leasters, each within
+        # 0.05 of the old thresholds in the arena (bench/tune_tables.py, docs/bots.md).
         pick=(
             ("3/none", (11.1, 11.5, 10.6)),
-            ("4/none", (8.8, 9.2, 8.4, 8.0)),
+            ("4/none", (8.4, 8.8, 8.0, 6.6)),
             ("4/called-ace", (4.6, 5.0, 4.2, 3.6)),
             ("5/called-ace", (7.4, 7.8, 7.0, 6.6, 6.3)),
-            ("5/jack-of-diamonds", (8.0, 8.4, 7.6, 7.2, 6.9)),
-            ("6/jack-of-diamonds", (7.5, 7.9, 7.2, 7.0, 6.8, 6.5)),
+            ("5/jack-of-diamonds", (8.0, 8.4, 7.6, 7.2, 5.9)),
+            ("6/jack-of-diamonds", (7.5, 7.9, 7.2, 7.0, 6.8, 5.8)),
         ),
         pick_noise=0.0,
         alone=13.5,
