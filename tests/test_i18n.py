@@ -220,7 +220,8 @@ def visible(html: str) -> list[str]:
 
 
 SEED = "00" * 32
-PAGES_TO_READ = [
+#: Every page of the site a reader can open (the browser tests read them too).
+SITE_PAGES = [
     "/",
     "/play",
     "/daily",
@@ -229,6 +230,9 @@ PAGES_TO_READ = [
     f"/verify?seed={SEED}&players=5",
     f"/verify/daily?date=2020-01-01&seed={SEED}",
     *[page.url for page in PAGES],
+]
+PAGES_TO_READ = [
+    *SITE_PAGES,
     "/guide/fragment/trick-demo",
     "/guide/fragment/called-ace",
     "/guide/fragment/schmear",

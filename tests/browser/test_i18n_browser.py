@@ -17,23 +17,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser.conftest import DESKTOP, GUIDE_PAGES, PHONE, Visitor
+from browser.conftest import DESKTOP, PHONE, Visitor
 from browser.table import HAND_LIMIT, choose_bury, phase, summary_open, wait_idle
-from test_i18n import CARD_CODES, LATIN_IN_BENGALI, SAME_IN, WORD, english_msgids
+from test_i18n import CARD_CODES, LATIN_IN_BENGALI, SAME_IN, SITE_PAGES, WORD, english_msgids
 
 pytestmark = pytest.mark.browser
 
-SEED = "5e" * 32
-PAGES = [
-    "/",
-    "/play",
-    "/daily",
-    "/leaderboard",
-    "/privacy",
-    f"/verify?seed={SEED}&players=5",
-    f"/verify/daily?date=2020-01-01&seed={SEED}",
-    *GUIDE_PAGES,
-]
 # What a reader meets: text nodes (scripts, styles, code and card indices aside), the
 # labels that are read out, the reasons a refused card gives, and the title.
 READ_PAGE = """() => {
@@ -124,7 +113,7 @@ def test_every_page_in_the_browsers_language_has_no_english_left(
     page = reader.new_page()
     lang = ""
     problems: dict[str, list[str]] = {}
-    for url in PAGES:
+    for url in SITE_PAGES:
         page.goto(url)
         settle(page, url)
         lang = lang or lang_of(page)
