@@ -13,12 +13,9 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import os
-import secrets
 import threading
 import time
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -31,6 +28,8 @@ from sheepshead.actions import IllegalAction
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
 from sheepshead.server.schemas import Conflict, Error
+from sheepshead.server.secret import server_secret
+from sheepshead.server.security import client_network
 from sheepshead.server.settings import Settings
 from sheepshead.store.daily import ADDRESS_DAYS, Attempt, DailyStore, Day
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
@@ -75,28 +74,12 @@ def day_players(row: Day) -> tuple[str, str]:
     return level, version
 
 
-def _secret(settings: Settings) -> bytes:
-    if settings.daily_secret:
-        return settings.daily_secret.encode("utf-8")
-    path = Path(settings.data_dir) / "daily-secret"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        # O_EXCL: of two workers starting at once, one writes and both read its secret.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32) + "\n")
-    return path.read_text("utf-8").strip().encode("utf-8")
-
-
 class Daily:
     def __init__(self, request: Request) -> None:
         state = request.app.state
         settings: Settings = state.settings
         self.store = DailyStore(state.engine)
-        self.secret = _secret(settings)
+        self.secret = server_secret(settings)
         self.level = settings.daily_level
         self.bot_version = bot_version(self.level)
         self.dev = settings.dev
@@ -123,9 +106,6 @@ class Daily:
         """A keyed hash of the client's network (an IPv6 client's /64, which one
         subscriber usually holds whole, as the identity rate limit counts them) and the
         day: flags compare one day's attempts, and days must not link to one another."""
-        # security.py takes this module's secret: imported here, not at the top.
-        from sheepshead.server.security import client_network
-
         if not request.client or not request.client.host:
             return None
         network = client_network(request.scope)

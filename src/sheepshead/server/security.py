@@ -41,8 +41,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead.server.daily_play import _secret as server_secret
 from sheepshead.server.identity import COOKIE, current_player
+from sheepshead.server.secret import server_secret
 from sheepshead.server.settings import Rate, Settings
 from sheepshead.store.rates import MICROS, Charge, RateStore
 
