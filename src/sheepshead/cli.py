@@ -445,17 +445,11 @@ def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_js
 
 def _admin_store(args: argparse.Namespace) -> DailyStore:
     """The daily store of the database ``sheepshead serve`` would use, or ``--database``."""
-    import os
-    from pathlib import Path
-
+    from sheepshead.server.settings import Settings
     from sheepshead.store import open_engine
     from sheepshead.store.daily import DailyStore
 
-    url = args.database or os.environ.get("SHEEPSHEAD_DATABASE_URL")
-    if not url:
-        data = Path(os.environ.get("SHEEPSHEAD_DATA_DIR") or "data")
-        url = f"sqlite:///{(data / 'sheepshead.db').resolve()}"
-    return DailyStore(open_engine(url))
+    return DailyStore(open_engine(args.database or Settings.from_env().database))
 
 
 def _admin_day(text: str | None) -> date:
