@@ -168,9 +168,9 @@ def board(
     }
     if row is None:
         return out
-    _refresh(svc, day)
-    row = svc.store.day(day)
-    assert row is not None
+    if _refresh(svc, row):
+        row = svc.store.day(day)
+        assert row is not None
     field = row.field
     finished = _finished(svc, player, day)
     open_book = finished or over

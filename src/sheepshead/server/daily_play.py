@@ -413,27 +413,30 @@ def _save(svc: Daily, attempt: Attempt, turn: Turn, first_play_from: str | None 
         attempt, _moves(table), table.version, finished, points, first_play_from
     )
     if saved and points is not None:
-        _refresh(svc, attempt.day, after_result=True)
+        row = svc.store.day(attempt.day)
+        assert row is not None  # the attempt's day row comes before the attempt
+        _refresh(svc, row, after_result=True)
     return saved
 
 
-def _refresh(svc: Daily, day: date, after_result: bool = False) -> None:
-    row = svc.store.day(day)
-    if row is None:
-        return
+def _refresh(svc: Daily, row: Day, after_result: bool = False) -> bool:
+    """Refresh the day's board if it is due; True if that was done within this call
+    (then ``row`` is out of date), False if not due or left to the background."""
+    day = row.day
     due = row.refreshed_at is None or (
         datetime.now(UTC) - row.refreshed_at >= timedelta(seconds=REFRESH_SECONDS)
     )
     if after_result and row.field >= LIVE_FIELD and not due:
-        return
+        return False
     if not after_result and not (due and svc.store.has_unranked(day)):
-        return
+        return False
     if row.field < LIVE_FIELD:
         # Fast on a small field, and the player who just finished sees their rank at once.
         _refresh_now(svc, day)
-    else:
-        # Seconds on a large one: no player's request waits for it.
-        svc.refresh_later(day)
+        return True
+    # Seconds on a large one: no player's request waits for it.
+    svc.refresh_later(day)
+    return False
 
 
 def _refresh_now(svc: Daily, day: date) -> None:
