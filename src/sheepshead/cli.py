@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 from sheepshead import record
 
 if TYPE_CHECKING:
-    from sheepshead.store.daily import DailyStore, Flag
+    from sqlalchemy import Engine
+
+    from sheepshead.store.moderation import Flag
 
 Command = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Command] = {}
@@ -443,13 +445,12 @@ def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_js
     return 1 if matches is False else 0
 
 
-def _admin_store(args: argparse.Namespace) -> DailyStore:
-    """The daily store of the database ``sheepshead serve`` would use, or ``--database``."""
+def _admin_engine(args: argparse.Namespace) -> Engine:
+    """The database ``sheepshead serve`` would use, or ``--database``."""
     from sheepshead.server.settings import Settings
     from sheepshead.store import open_engine
-    from sheepshead.store.daily import DailyStore
 
-    return DailyStore(open_engine(args.database or Settings.from_env().database))
+    return open_engine(args.database or Settings.from_env().database)
 
 
 def _admin_day(text: str | None) -> date:
@@ -476,11 +477,13 @@ def cmd_admin_hide_name(args: argparse.Namespace) -> int:
     # The moderator types what they see: any case, any look-alike of the name.
     key = fold_key(text)
     looks = {look_key(text), look_key(key)}
-    store = _admin_store(args)
+    from sheepshead.store.daily import DailyStore
+
+    engine = _admin_engine(args)
     try:
-        hidden = store.hide_name(key, sorted(looks), hidden=not args.undo)
+        hidden = DailyStore(engine).hide_name(key, sorted(looks), hidden=not args.undo)
     finally:
-        store.engine.dispose()
+        engine.dispose()
     done = "shown again" if args.undo else "hidden"
     _out(f"{done}: {args.name}" if hidden else f"no display name {args.name!r}")
     return 0 if hidden else 1
@@ -489,12 +492,14 @@ def cmd_admin_hide_name(args: argparse.Namespace) -> int:
 def cmd_admin_flags(args: argparse.Namespace) -> int:
     """The day's flagged attempts: ranked attempts played from a network that another
     ranked attempt of the day was played from first."""
+    from sheepshead.store.moderation import ModerationStore
+
     day = _admin_day(args.date)
-    store = _admin_store(args)
+    engine = _admin_engine(args)
     try:
-        flags = store.flags(day)
+        flags = ModerationStore(engine).flags(day)
     finally:
-        store.engine.dispose()
+        engine.dispose()
     if args.json:
         _out(json.dumps({"date": day.isoformat(), "flags": [_flag_json(f) for f in flags]}))
         return 0
@@ -530,12 +535,14 @@ def _flag_json(flag: Flag) -> dict[str, Any]:
 
 def cmd_admin_void_result(args: argparse.Namespace) -> int:
     """Take a ranked result off its day's board (a moderator's verdict on a flag)."""
+    from sheepshead.store.moderation import ModerationStore
+
     day = _admin_day(args.date)
-    store = _admin_store(args)
+    engine = _admin_engine(args)
     try:
-        voided = store.void_result(day, args.attempt)
+        voided = ModerationStore(engine).void_result(day, args.attempt)
     finally:
-        store.engine.dispose()
+        engine.dispose()
     if not voided:
         _out(f"no result of attempt {args.attempt!r} on {day.isoformat()}")
         return 1

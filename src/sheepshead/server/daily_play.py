@@ -31,7 +31,8 @@ from sheepshead.server.schemas import Conflict, Error
 from sheepshead.server.secret import server_secret
 from sheepshead.server.security import client_network
 from sheepshead.server.settings import Settings
-from sheepshead.store.daily import ADDRESS_DAYS, Attempt, DailyStore, Day
+from sheepshead.store.daily import Attempt, DailyStore, Day
+from sheepshead.store.moderation import ADDRESS_DAYS, ModerationStore
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
 
 API = "/api/v1/daily"
@@ -116,7 +117,7 @@ class Daily:
         horizon = day - timedelta(days=ADDRESS_DAYS)
         if self._forgotten_before != horizon:
             # Once a day per process: the networks' hashes are kept ADDRESS_DAYS days.
-            self.store.forget_addresses(horizon)
+            ModerationStore(self.store.engine).forget_addresses(horizon)
             self._forgotten_before = horizon
         return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
 
