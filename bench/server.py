@@ -12,7 +12,10 @@ next decision, and saves. Two figures per request:
     .venv/bin/python bench/server.py [--hands 200] [--level standard] [--players 5]
     .venv/bin/python bench/server.py --postgres     # a temporary database on 127.0.0.1:5432
 
-Requirement (issue 4): p95 server time per human action at most 30 ms at the standard level.
+Requirement (issue 4): p95 server time per human action at most 30 ms at the standard
+level (and the beginner's). The expert level searches and has no absolute limit of its
+own: its figure is printed and judged side by side with an earlier commit; pass
+``--limit MS`` to hold any level to a limit.
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ from sheepshead.server.settings import Rate
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+
+
+#: The p95 limits the issues set per level; the expert's is relative (see the docstring).
+LIMITS_MS: dict[str, float] = {"beginner": 30.0, "standard": 30.0}
 
 
 class Timer:
@@ -81,6 +88,12 @@ def main() -> int:
         "--postgres", action="store_true", help="a temporary database on 127.0.0.1:5432"
     )
     parser.add_argument("--seed", type=int, default=1, help="seeds the human's random choices")
+    parser.add_argument(
+        "--limit",
+        type=float,
+        default=None,
+        help="p95 limit in ms (default: 30 for beginner and standard, none for expert)",
+    )
     args = parser.parse_args()
     if not args.postgres:
         return run(args)
@@ -153,9 +166,13 @@ def run(args: argparse.Namespace) -> int:
     print(describe("action: round trip", [r for _, r in actions]))
     print(describe("deal: server", [s for s, _ in deals]))
     p95 = percentile([s for s, _ in actions], 95) * 1000
-    verdict = "OK" if p95 <= 30 else "TOO SLOW"
-    print(f"p95 server time per human action: {p95:.2f} ms (limit 30 ms): {verdict}")
-    return 0 if p95 <= 30 else 1
+    limit = args.limit if args.limit is not None else LIMITS_MS.get(args.level)
+    if limit is None:
+        print(f"p95 server time per human action: {p95:.2f} ms (no limit at level {args.level})")
+        return 0
+    verdict = "OK" if p95 <= limit else "TOO SLOW"
+    print(f"p95 server time per human action: {p95:.2f} ms (limit {limit:g} ms): {verdict}")
+    return 0 if p95 <= limit else 1
 
 
 if __name__ == "__main__":
