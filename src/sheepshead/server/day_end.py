@@ -15,12 +15,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import datetime
+from dataclasses import replace
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import Engine
 
 from sheepshead import daily
-from sheepshead.store.day_end import DayEndStore
+from sheepshead.store.day_end import DayEndStore, StoredDays
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,11 @@ log = logging.getLogger(__name__)
 AHEAD_LOGGED = 2.0
 #: A clock that stays wrong is logged once a minute per process, not at every request.
 LOG_EVERY = 60.0
+#: The database's answer serves this process's requests for this long, its clock carried
+#: on by this process's monotonic clock: a query per request would add a round trip to
+#: every request of the daily game. A day another process ended meanwhile is still
+#: refused in the write of a move (``DailyStore.save_attempt``).
+READ_EVERY = 1.0
 
 
 class DayClock:
@@ -36,11 +42,26 @@ class DayClock:
         self.store = DayEndStore(engine)
         self._logged: dict[str, float] = {}
         self._lock = threading.Lock()
+        self._read: tuple[float, StoredDays] | None = None
+        self._today: date | None = None
 
     def instant(self, server: datetime) -> datetime:
         """The instant the daily game goes by, given this server's clock; stores the end
         of the days it finds over."""
-        stored = self.store.read()
+        at, stored = self._judge(server, self._stored())
+        today = daily.day_of(at)
+        if today != self._today:
+            # A new day for this process (or its first request): decided on a fresh read.
+            self._forget()
+            at, stored = self._judge(server, self._stored())
+            today = self._today = daily.day_of(at)
+        if stored.first_open is not None and stored.first_open < today:
+            for day in self.store.end_days(today, stored.now):
+                log.info("the daily game's day %s ended: its seed is published", day.isoformat())
+            self._forget()
+        return at
+
+    def _judge(self, server: datetime, stored: StoredDays) -> tuple[datetime, StoredDays]:
         at = min(server, stored.now)
         ahead = (server - stored.now).total_seconds()
         if ahead > AHEAD_LOGGED:
@@ -64,11 +85,24 @@ class DayClock:
                     stored.last_ended.isoformat(),
                 )
                 at = ended
-        today = daily.day_of(at)
-        if stored.first_open is not None and stored.first_open < today:
-            for day in self.store.end_days(today, stored.now):
-                log.info("the daily game's day %s ended: its seed is published", day.isoformat())
-        return at
+        return at, stored
+
+    def _stored(self) -> StoredDays:
+        with self._lock:
+            read = self._read
+        if read is not None:
+            elapsed = time.monotonic() - read[0]
+            if elapsed < READ_EVERY:
+                return replace(read[1], now=read[1].now + timedelta(seconds=elapsed))
+        stored = self.store.read()
+        # Timed from the answer's arrival: the clock carried on never runs ahead of it.
+        with self._lock:
+            self._read = (time.monotonic(), stored)
+        return stored
+
+    def _forget(self) -> None:
+        with self._lock:
+            self._read = None
 
     def _log(self, level: int, kind: str, message: str, *args: object) -> None:
         now = time.monotonic()
