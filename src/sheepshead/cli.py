@@ -531,7 +531,8 @@ def _play_text(play: Play) -> str:
 
 
 def _utc_text(when: datetime) -> str:
-    return when.astimezone(UTC).strftime("%H:%M:%S")
+    # With the date: a day in Chicago spans two dates in UTC.
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _utc_json(when: datetime | None) -> str | None:
