@@ -434,21 +434,23 @@ def admin_flags(database_url: str, capsys: pytest.CaptureFixture[str]) -> Json:
     return out
 
 
-def test_a_second_ranked_attempt_played_from_one_network_is_flagged(
+def test_ranked_attempts_played_from_one_network_are_all_flagged(
     app: FastAPI, database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ann, sock = visitor(app), visitor(app)  # the test client: one address for both
     a, b = start(ann), start(sock)
     # Opening the page starts an attempt, but only playing it counts: a second person
     # of the house who only looks is not flagged.
-    assert flagged(app) == {a["id"]: False, b["id"]: False}
-    # Whoever plays first is not flagged.
     step(ann, a, first)
+    assert flagged(app) == {a["id"]: False, b["id"]: False}
+    # Once both have played, both are flagged: who played first does not matter.
     step(sock, b, first)
-    assert flagged(app) == {a["id"]: False, b["id"]: True}
-    [flag] = admin_flags(database_url, capsys)["flags"]
-    assert flag["attempt"] == b["id"] and flag["finished"] is False
-    assert [(x["attempt"], x["player"] is None) for x in flag["same_network"]] == [(a["id"], False)]
+    assert flagged(app) == {a["id"]: True, b["id"]: True}
+    flags = {f["attempt"]: f for f in admin_flags(database_url, capsys)["flags"]}
+    assert set(flags) == {a["id"], b["id"]}
+    assert flags[b["id"]]["finished"] is False and flags[b["id"]]["identity"] == "kept"
+    assert [x["attempt"] for x in flags[a["id"]]["same_network"]] == [b["id"]]
+    assert [x["attempt"] for x in flags[b["id"]]["same_network"]] == [a["id"]]
 
 
 def test_a_scout_that_deletes_itself_does_not_clear_the_flag(
@@ -459,9 +461,14 @@ def test_a_scout_that_deletes_itself_does_not_clear_the_flag(
     assert scout.delete("/api/v1/daily/me").status_code == 204
     mine = play_day(main)
     assert flagged(app) == {mine["id"]: True}
-    [flag] = admin_flags(database_url, capsys)["flags"]
-    assert flag["same_network"] == [{"attempt": scouted["id"], "player": None}]
+    flags = {f["attempt"]: f for f in admin_flags(database_url, capsys)["flags"]}
+    flag = flags[mine["id"]]
+    assert [x["attempt"] for x in flag["same_network"]] == [scouted["id"]]
     assert flag["finished"] is True and flag["total"] == mine["scores"][0]
+    # The scout's own evidence stays, without its identity; one after the other.
+    assert flags[scouted["id"]]["identity"] == "deleted"
+    assert flags[scouted["id"]]["total"] == scouted["scores"][0]
+    assert flag["same_network"][0]["overlap"] is False
     # The moderator's verdict: the result leaves the board, and the attempt stays over.
     assert board(main)["field"] == 1
     void = ["admin", "void-result", "2025-06-01", mine["id"], "--database", database_url]
@@ -478,7 +485,7 @@ def test_an_ipv6_network_counts_as_one_address(app: FastAPI) -> None:
     a, b, c = start(ann), start(bob), start(far)
     for client, state in ((ann, a), (bob, b), (far, c)):
         step(client, state, first)
-    assert flagged(app) == {a["id"]: False, b["id"]: True, c["id"]: False}
+    assert flagged(app) == {a["id"]: True, b["id"]: True, c["id"]: False}
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from sheepshead import record
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-    from sheepshead.store.moderation import Flag
+    from sheepshead.store.moderation import Flag, Play
 
 Command = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Command] = {}
@@ -491,7 +491,7 @@ def cmd_admin_hide_name(args: argparse.Namespace) -> int:
 
 def cmd_admin_flags(args: argparse.Namespace) -> int:
     """The day's flagged attempts: ranked attempts played from a network that another
-    ranked attempt of the day was played from first."""
+    ranked attempt of the day was also played from, whatever the order."""
     from sheepshead.store.moderation import ModerationStore
 
     day = _admin_day(args.date)
@@ -506,29 +506,59 @@ def cmd_admin_flags(args: argparse.Namespace) -> int:
     if not flags:
         _out(f"no flagged attempts on {day.isoformat()}")
         return 0
-    _out(f"{len(flags)} flagged attempt(s) on {day.isoformat()}:")
+    _out(f"{len(flags)} flagged attempt(s) on {day.isoformat()} (times in UTC):")
     for flag in flags:
-        name = flag.name if flag.name is not None else "(no name)"
-        state = f"{flag.total} game points" if flag.total is not None else "no result"
-        if not flag.finished:
-            state = "unfinished"
-        _out(f"attempt {flag.attempt_id}  player {flag.player_id[:6]}  {name}  {state}")
-        for attempt_id, player_id in flag.same_network:
-            who = f"player {player_id[:6]}" if player_id else "a deleted identity"
-            _out(f"  same network before it: attempt {attempt_id}, {who}")
+        if not flag.kept:
+            who = "a deleted identity"
+        else:
+            who = flag.name if flag.name is not None else "(no name)"
+        board = "on the board" if flag.on_board else "not on the board"
+        _out(f"attempt {flag.play.attempt_id}  {who}  {_play_text(flag.play)}, {board}")
+        for other, network, overlap in flag.same_network:
+            when = "overlapping in time" if overlap else "not overlapping"
+            _out(
+                f"  same network {network[:12]}: attempt {other.attempt_id}  "
+                f"{_play_text(other)}, {when}"
+            )
     return 0
+
+
+def _play_text(play: Play) -> str:
+    span = f"moves {_utc_text(play.first_move)} to {_utc_text(play.last_move)}"
+    if play.total is not None:
+        return f"{span}, {play.total} game points"
+    return f"{span}, finished" if play.finished_at is not None else f"{span}, unfinished"
+
+
+def _utc_text(when: datetime) -> str:
+    # With the date: a day in Chicago spans two dates in UTC.
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _utc_json(when: datetime | None) -> str | None:
+    return None if when is None else when.astimezone(UTC).isoformat()
+
+
+def _play_json(play: Play) -> dict[str, Any]:
+    return {
+        "attempt": play.attempt_id,
+        "first_move": _utc_json(play.first_move),
+        "last_move": _utc_json(play.last_move),
+        "finished": play.finished_at is not None or play.total is not None,
+        "total": play.total,
+    }
 
 
 def _flag_json(flag: Flag) -> dict[str, Any]:
     return {
-        "attempt": flag.attempt_id,
-        "player": flag.player_id,
+        **_play_json(flag.play),
+        "networks": list(flag.play.networks),
+        "identity": "kept" if flag.kept else "deleted",
         "name": flag.name,
-        "finished": flag.finished,
-        "total": flag.total,
+        "on_board": flag.on_board,
         "same_network": [
-            {"attempt": attempt_id, "player": player_id}
-            for attempt_id, player_id in flag.same_network
+            {**_play_json(other), "network": network, "overlap": overlap}
+            for other, network, overlap in flag.same_network
         ],
     }
 

@@ -243,18 +243,23 @@ def test_the_privacy_page_says_what_deleting_an_identity_leaves(client: TestClie
         return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
     english = said(client.get("/privacy?lang=en").text)
-    # The network record of a ranked attempt: a keyed hash, kept apart, outliving deletion.
+    # The network record of a ranked attempt: a keyed hash, kept apart, outliving deletion
+    # with the attempt's id, times and result (not "your attempts are gone"), 30 days.
     record = re.search(r"a network record for moderation: [^;]*;", english)
     assert record, english
-    assert "keyed hash" in record[0] and "never as the address itself" in record[0]
-    assert "no longer leads to you" in record[0]
+    assert "keyed hash" in record[0] and "never the address itself" in record[0]
+    assert "It holds no name and not your identity." in record[0]
+    assert "Deleting your identity does not delete it" in record[0]
+    assert "that attempt's id, times and result" in record[0]
+    assert "deleted after 30 days" in record[0] and "are gone" not in english
     assert "stay when you delete it" in english
     # The server's logs: what a line holds, and that deletion does not remove it.
     logs = re.search(r"the server's logs: [^.]*\.[^.]*\.", english)
     assert logs, english
     assert "short code made from your identity" in logs[0]
     assert "deleting your identity does not remove these lines" in logs[0]
-    assert "The network record and the log lines above stay." in english
+    stays = "The network record above (with your ranked attempts' ids, times and results, "
+    assert stays + "for 30 days) and the log lines stay." in english
     # "No third party" holds for the page itself: nothing loaded from elsewhere.
     page = client.get("/privacy?lang=en")
     assert "default-src 'self'" in page.headers["content-security-policy"]

@@ -116,7 +116,8 @@ def past_days(svc: DailyDep, at: NowDep) -> dict[str, Any]:
     days = []
     for row in svc.store.days(before=daily.day_of(at)):
         item = _day_json(row, at)
-        item["seed"] = svc.seed(row.day).hex() if daily.is_over(row.day, at) else None
+        # Published once the day's end is stored (``day_end.py``), not by the clock alone.
+        item["seed"] = svc.seed(row.day).hex() if row.ended_at is not None else None
         days.append(item)
     return {"days": days}
 
@@ -164,10 +165,13 @@ def board(
         "me": None,
         "deals": None,
         "commitment": daily.commitment(svc.seed(day)),
-        "seed": svc.seed(day).hex() if over else None,
+        "seed": None,
     }
     if row is None:
         return out
+    if row.ended_at is not None:
+        # Published once the day's end is stored (``day_end.py``), not by the clock alone.
+        out["seed"] = svc.seed(day).hex()
     if _refresh(svc, row):
         row = svc.store.day(day)
         assert row is not None

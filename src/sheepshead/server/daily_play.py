@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 
 from sheepshead import bots, daily
 from sheepshead.actions import IllegalAction
+from sheepshead.server.day_end import DayClock
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
 from sheepshead.server.schemas import Conflict, Error
@@ -32,7 +33,8 @@ from sheepshead.server.secret import server_secret
 from sheepshead.server.security import client_network
 from sheepshead.server.settings import Settings
 from sheepshead.store.daily import Attempt, DailyStore, Day
-from sheepshead.store.moderation import ADDRESS_DAYS, ModerationStore
+from sheepshead.store.day_end import DayEndStore
+from sheepshead.store.moderation import ADDRESS_DAYS, ModerationStore, record_play
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
 
 API = "/api/v1/daily"
@@ -94,6 +96,8 @@ class Daily:
         self._expert_failed: dict[date, float] = {}
         #: The last day whose start this process has seen (to forget old addresses).
         self._forgotten_before: date | None = None
+        #: When a day ends: this server's clock checked against the database.
+        self.clock = DayClock(state.engine)
 
     def seed(self, day: date) -> bytes:
         return daily.day_seed(self.secret, day)
@@ -225,9 +229,12 @@ DailyDep = Annotated[Daily, Depends(service)]
 
 
 def now(request: Request) -> datetime:
-    """The clock; tests set ``app.state.daily_clock`` to move it."""
+    """The daily game's instant: this server's clock checked against the database's and
+    the days it has stored as ended (``day_end.py``). Tests set ``app.state.daily_clock``
+    to move this server's clock."""
     clock = getattr(request.app.state, "daily_clock", None)
-    return clock() if clock is not None else datetime.now(UTC)
+    server = clock() if clock is not None else datetime.now(UTC)
+    return service(request).clock.instant(server)
 
 
 NowDep = Annotated[datetime, Depends(now)]
@@ -377,12 +384,22 @@ def get_attempt(attempt_id: str, player: PlayerDep, svc: DailyDep, at: NowDep) -
     return _state(svc, attempt, svc.table(attempt), at)
 
 
+DAY_OVER = "the day is over: an attempt unfinished at its end does not count"
+
+
 def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> str | None:
     if attempt.finished:
         return "this attempt is finished"
     if attempt.ranked and daily.is_over(attempt.day, at):
-        return "the day is over: an attempt unfinished at its end does not count"
+        return DAY_OVER
     return None
+
+
+def _lost_race(svc: Daily, attempt: Attempt, changed: str, at: datetime) -> JSONResponse:
+    """The 409 of a save refused: the day ended in the database meanwhile, or another
+    request changed the attempt first."""
+    ended = attempt.ranked and DayEndStore(svc.store.engine).ended(attempt.day)
+    return _conflict(svc, attempt, DAY_OVER if ended else changed, at)
 
 
 def _open(
@@ -400,18 +417,15 @@ def _open(
     return attempt, svc.table(attempt)
 
 
-def _has_played(attempt: Attempt) -> bool:
-    """Whether the player has made a move in this attempt yet (not only looked)."""
-    mine = f"{daily.PLAYER_SEAT} "
-    return any(move.startswith(mine) for deal in attempt.moves for move in deal)
-
-
-def _save(svc: Daily, attempt: Attempt, turn: Turn, first_play_from: str | None = None) -> bool:
+def _save(svc: Daily, attempt: Attempt, turn: Turn, played_from: str | None = None) -> bool:
     table = turn.table
     finished = table.hand_over and table.hand_number == daily.DEALS
     points = _points(table) if finished and attempt.ranked else None
+    evidence = None
+    if played_from is not None and attempt.ranked:
+        evidence = record_play(attempt, played_from, None if points is None else sum(points))
     saved = svc.store.save_attempt(
-        attempt, _moves(table), table.version, finished, points, first_play_from
+        attempt, _moves(table), table.version, finished, points, evidence
     )
     if saved and points is not None:
         row = svc.store.day(attempt.day)
@@ -470,10 +484,11 @@ def act(
         return _conflict(svc, attempt, exc.reason, at)
     except (BadAction, IllegalAction) as exc:
         raise HTTPException(422, exc.reason) from None
-    first_play = attempt.ranked and not _has_played(attempt)
-    address = svc.address(request, attempt.day) if first_play else None
+    # Every move of a ranked attempt is evidence for the moderators: from which network,
+    # and when (a look at the page, without a move, is not).
+    address = svc.address(request, attempt.day) if attempt.ranked else None
     if not _save(svc, attempt, turn, address):
-        return _conflict(svc, attempt, "this attempt changed while your action was on its way", at)
+        return _lost_race(svc, attempt, "this attempt changed while your action was on its way", at)
     return _step(svc, attempt, turn, at)
 
 
@@ -497,7 +512,9 @@ def next_deal(
     except TableConflict as exc:
         return _conflict(svc, attempt, exc.reason, at)
     if not _save(svc, attempt, turn):
-        return _conflict(svc, attempt, "this attempt changed while your request was on its way", at)
+        return _lost_race(
+            svc, attempt, "this attempt changed while your request was on its way", at
+        )
     return _step(svc, attempt, turn, at)
 
 

@@ -1,6 +1,7 @@
 """The daily game's storage: days, attempts, results and the board, display names,
-recovery codes. On the table's declarative ``Base``; migrations ``daily_0001`` and
-``daily_0002`` (the networks that played a day: written here, read by ``moderation.py``).
+recovery codes. On the table's declarative ``Base``; migrations ``daily_0001``,
+``daily_0002`` and ``flags_0001`` (the moderators' evidence, written and read by
+``moderation.py``; a day's stored end, by ``day_end.py``).
 
 Like the rest of the store it knows the game only as text: an attempt is its day
 and its moves per deal, a result is five numbers the server computed by replaying
@@ -14,8 +15,7 @@ player's own rank are index lookups, whatever the field's size.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -46,6 +46,8 @@ from sheepshead.store.games import new_id
 from sheepshead.store.models import Base, Player
 
 DEALS = 5
+#: More to write in an attempt's save, in its transaction, at its instant.
+Evidence = Callable[[Connection, datetime], None]
 _DEAL_COLUMNS = ("d1", "d2", "d3", "d4", "d5")
 
 
@@ -70,6 +72,9 @@ class DailyDay(Base):
     spreads: Mapped[list[dict[str, int]] | None] = mapped_column(JSON, nullable=True)
     refreshed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the day was recorded as over, by the database's clock (``store/day_end.py``):
+    #: from then on its seed is published and no ranked attempt of it accepts a move.
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class DailyAttempt(Base):
@@ -87,8 +92,8 @@ class DailyAttempt(Base):
     #: Deals dealt plus actions taken: every write checks and bumps it.
     version: Mapped[int] = mapped_column(Integer)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: Ranked, and played from a network address that another ranked attempt of the day
-    #: played from first (see ``DailyAddressPlay``): for a moderator.
+    #: Ranked, and played from a network that another ranked attempt of the day was
+    #: also played from, whichever played first (see ``DailyAddressPlay``): for a moderator.
     flagged: Mapped[bool] = mapped_column(Boolean, default=False)
     #: Keyed hash of the network that started it (never the address itself).
     address: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -104,17 +109,27 @@ class DailyAttempt(Base):
 
 
 class DailyAddressPlay(Base):
-    """A ranked attempt's first action, by the keyed hash of the network it came from.
+    """The moderators' evidence: a ranked attempt's moves from one network (by its keyed
+    hash), when the first and the last were made, and the attempt's result.
 
-    Kept apart from the attempt, with no link to the player, so that deleting the
-    identity that scouted a day does not clear the flag of the one that then plays it."""
+    Kept apart from the attempt, with no name and no link to the player, so that
+    deleting an identity that scouted a day, or the one it scouted for, clears no flag
+    (``store/moderation.py`` reads it; forgotten after ``ADDRESS_DAYS``)."""
 
     __tablename__ = "daily_address_plays"
 
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     address: Mapped[str] = mapped_column(String(64), primary_key=True)
     attempt_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The attempt's first move from this network.
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Its last move from this network (None in rows from before ``flags_0001``).
+    last_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: When the attempt was finished, and its game points: None until then.
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    __table_args__ = (Index("ix_daily_address_plays_attempt", "attempt_id"),)
 
 
 class DailyResult(Base):
@@ -183,6 +198,8 @@ class Day:
     field: int
     spreads: tuple[dict[str, int], ...] | None
     refreshed_at: datetime | None
+    #: When the day was recorded as over (its seed published), None while it is open.
+    ended_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +300,7 @@ class DailyStore:
             field=row.field,
             spreads=None if row.spreads is None else tuple(row.spreads),
             refreshed_at=_aware(row.refreshed_at),
+            ended_at=_aware(row.ended_at),
         )
 
     def days(self, before: date, limit: int = 60) -> list[Day]:
@@ -378,23 +396,31 @@ class DailyStore:
         version: int,
         finished: bool,
         points: Sequence[int] | None = None,
-        first_play_from: str | None = None,
+        evidence: Evidence | None = None,
     ) -> bool:
-        """Write the attempt's new moves if it is still at its loaded version; with
-        ``points``, the finished ranked attempt's result in the same transaction.
-        ``first_play_from``: the keyed network of the player's first action in a ranked
-        attempt, recorded; the attempt is flagged if another ranked attempt of the day
-        was played from it first (a look at the page alone flags nobody).
-        Returns False, writing nothing, when another request changed it first."""
+        """Write the attempt's new moves if it is still at its loaded version and, for a
+        ranked attempt, its day has not ended in the database; with ``points``, the
+        finished ranked attempt's result, and ``evidence`` (the moderators' record of
+        the move: ``moderation.record_play``), in the same transaction. Returns False,
+        writing nothing, when another request changed it first or the day ended
+        (``DayEndStore.ended`` tells which)."""
         now = _now()
+        still = [
+            DailyAttempt.id == attempt.id,
+            DailyAttempt.player_id == attempt.player_id,
+            DailyAttempt.version == attempt.version,
+        ]
+        if attempt.ranked:
+            # Checked in the write itself: a server whose clock lags the stored end of
+            # the day (its seed published) cannot slip a move in.
+            ended = select(DailyDay.day).where(
+                DailyDay.day == attempt.day, DailyDay.ended_at.is_not(None)
+            )
+            still.append(~ended.exists())
         with self.engine.begin() as conn:
             bumped = conn.execute(
                 update(DailyAttempt)
-                .where(
-                    DailyAttempt.id == attempt.id,
-                    DailyAttempt.player_id == attempt.player_id,
-                    DailyAttempt.version == attempt.version,
-                )
+                .where(*still)
                 .values(
                     moves=[list(m) for m in moves],
                     version=version,
@@ -405,8 +431,6 @@ class DailyStore:
             if bumped.rowcount != 1:
                 conn.rollback()
                 return False
-            if first_play_from is not None and attempt.ranked:
-                self._note_play(conn, attempt, first_play_from, now)
             if points is not None:
                 if len(points) != DEALS:
                     raise ValueError(f"a result has {DEALS} deals")
@@ -420,32 +444,9 @@ class DailyStore:
                         finished_at=now,
                     )
                 )
+            if evidence is not None:
+                evidence(conn, now)
         return True
-
-    @staticmethod
-    def _note_play(conn: Connection, attempt: Attempt, address: str, now: datetime) -> None:
-        # Runs after the attempt's version check: one request per attempt gets here. Two
-        # attempts from one network may get here at once: on PostgreSQL each would miss
-        # the other's uncommitted row, so they take turns (SQLite writes one at a time).
-        if conn.dialect.name == "postgresql":
-            key = int.from_bytes(hashlib.sha256(address.encode()).digest()[:8], "big", signed=True)
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
-        seen = conn.execute(
-            select(DailyAddressPlay.attempt_id).where(
-                DailyAddressPlay.day == attempt.day, DailyAddressPlay.address == address
-            )
-        ).scalars()
-        played = set(seen)
-        if attempt.id not in played:
-            conn.execute(
-                insert(DailyAddressPlay).values(
-                    day=attempt.day, address=address, attempt_id=attempt.id, created_at=now
-                )
-            )
-        if played - {attempt.id}:
-            conn.execute(
-                update(DailyAttempt).where(DailyAttempt.id == attempt.id).values(flagged=True)
-            )
 
     # The board --------------------------------------------------------------------
 
