@@ -29,6 +29,7 @@ from sheepshead import bots, daily, record
 from sheepshead.actions import parse_move
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.cli import main as cli_main
+from sheepshead.names import player_label
 from sheepshead.server import Settings, create_app, daily_play
 from sheepshead.store.daily import DailyStore
 
@@ -398,7 +399,8 @@ def test_names_are_checked_unique_escaped_and_can_be_hidden(
     assert "O&#39;Brien" in page and "O'Brien" not in page
     # The moderator may type the name as it looks: other case, apostrophe or look-alikes.
     assert cli_main(["admin", "hide-name", "0’BRIEN", "--database", database_url]) == 0
-    assert board(bob)["top"][0]["name"].startswith("Player #")
+    label = player_label(SECRET.encode(), ann.cookies["sheepshead_player"])
+    assert board(bob)["top"][0]["name"] == label
     # A hidden name stays taken.
     assert bob.put("/api/v1/daily/me/name", json={"name": "O'Brien"}).status_code == 409
     assert cli_main(["admin", "hide-name", "O'Brien", "--undo", "--database", database_url]) == 0

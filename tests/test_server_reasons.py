@@ -140,6 +140,7 @@ def server_reasons(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
         RateLimited(600, "requests").detail,
         stale_version(),
         day_players_gone(),
+        refused_name("Bobᚠ"),  # a letter outside the identifier profile
     ]
 
 
@@ -151,6 +152,7 @@ def test_the_server_reasons_are_the_ones_the_patterns_read(server_reasons: list[
     assert "Cyrillic and Latin" in server_reasons[6]
     assert "minutes" in server_reasons[10] and "network address" in server_reasons[10]
     assert re.search(r"^Too many requests: please wait \d+ seconds", server_reasons[11])
+    assert server_reasons[16].startswith("A name may use only letters in common use today")
 
 
 @pytest.mark.parametrize("lang", ["en", *TRANSLATED])
@@ -181,6 +183,7 @@ def test_every_server_reason_that_varies_is_read_in_the_pages_language(
     assert cyrillic in texts[6] and cyrillic not in texts[7]
     assert "7KQ2-M9XD-4TPA" in texts[8] and ("১২" if lang == "bn" else "12") in texts[8]
     assert "U" in texts[9]
+    assert "ᚠ" in texts[16] and "runic" not in texts[16]
     minutes = re.search(r"\d+", server_reasons[10])
     assert minutes and i18n.digits(minutes.group(), lang) in texts[10]
     assert ("১" if lang == "bn" else "1") in texts[12]

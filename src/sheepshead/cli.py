@@ -465,7 +465,8 @@ def _admin_day(text: str | None) -> date:
 
 
 def cmd_admin_hide_name(args: argparse.Namespace) -> int:
-    """Hide a display name: the board shows "Player #..." and the name stays taken."""
+    """Hide a display name, and every name that looks like it: the board shows the
+    player's label instead, and the name stays taken."""
     import contextlib
 
     from sheepshead.names import NameRefused, check_name, fold_key, look_key

@@ -60,7 +60,7 @@ __all__ = [
 #: The human's seat: always 0, drawn at the bottom of the table.
 HUMAN = 0
 #: Seat names; a table of n players uses the first n.
-NAMES: tuple[str, ...] = ("You", "Ann", "Bob", "Cal", "Dot", "Eve")
+NAMES: tuple[str, ...] = ("You", *bots.SEAT_NAMES)
 
 
 def names_for(players: int) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from sheepshead.view import SeatView
 __all__ = [
     "FROZEN",
     "LEVELS",
+    "SEAT_NAMES",
     "VERSION",
     "Bot",
     "Rng",
@@ -42,6 +43,9 @@ __all__ = [
 
 #: The levels a player can choose, weakest first.
 LEVELS: tuple[str, ...] = ("beginner", "standard", "expert")
+#: The computer players' names at a table, seat 1 onwards (seat 0 is the human's). The
+#: display-name check refuses a name that puts one beside a computer word ("Ann Bot").
+SEAT_NAMES: tuple[str, ...] = ("Ann", "Bob", "Cal", "Dot", "Eve")
 
 #: The version of this code's play. A daily game is stored with the version it started
 #: with and played with it to the day's end, so every player of a day meets the same

@@ -182,7 +182,7 @@ def board(
     out["top"] = [
         {
             "rank": line.rank,
-            "name": line.name,
+            "name": svc.shown(line.player_id, line.name),
             "you": line.player_id == player,
             "score": round(daily.score_percent(line.mp or 0, field), 2),
             "total": line.total,
@@ -199,7 +199,7 @@ def board(
         score = daily.score_percent(mine.mp or 0, field)
         out["me"] = {
             "rank": mine.rank,
-            "name": mine.name,
+            "name": svc.shown(mine.player_id, mine.name),
             "score": round(score, 2),
             "total": mine.total,
             "percentile": round(percentile, 1),
@@ -208,7 +208,12 @@ def board(
             "share_line": daily.share_line(day, score, shares),
         }
     elif mine is not None:
-        out["me"] = {"rank": None, "name": mine.name, "total": mine.total, "pending": True}
+        out["me"] = {
+            "rank": None,
+            "name": svc.shown(mine.player_id, mine.name),
+            "total": mine.total,
+            "pending": True,
+        }
     if open_book and row.spreads is not None:
         expert = _expert_points(svc, row)
         out["deals"] = [
@@ -231,7 +236,7 @@ def week(
     day = _day_param(date_, at)
     monday = daily.week_of(day)
     rows = svc.store.week(monday, monday + timedelta(days=6))
-    names = {p: shown for p, shown, _, _ in rows}
+    names = {p: svc.shown(p, shown) for p, shown, _, _ in rows}
     standings = daily.rank_week(
         [
             daily.WeekEntry(p, tuple(daily.score_percent(mp, f) for mp, f in days), total)

@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 
 from sheepshead import bots, daily
 from sheepshead.actions import IllegalAction
+from sheepshead.names import player_label
 from sheepshead.server.day_end import DayClock
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
@@ -98,6 +99,11 @@ class Daily:
         self._forgotten_before: date | None = None
         #: When a day ends: this server's clock checked against the database.
         self.clock = DayClock(state.engine)
+
+    def shown(self, player_id: str, name: str | None) -> str:
+        """A board's name for a player: their display name, or their label (a keyed
+        hash of the id, the same on every board: never a part of the id)."""
+        return name if name is not None else player_label(self.secret, player_id)
 
     def seed(self, day: date) -> bytes:
         return daily.day_seed(self.secret, day)

@@ -169,7 +169,8 @@ class DisplayName(Base):
     text: Mapped[str] = mapped_column(String(64))
     key: Mapped[str] = mapped_column(String(128), unique=True)
     look: Mapped[str] = mapped_column(String(256), unique=True)
-    #: Hidden by a moderator: shown as "Player #…", and the name stays taken.
+    #: Hidden by a moderator: shown as the label of a player without a name
+    #: (``names.player_label``), and the name stays taken.
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -218,7 +219,8 @@ class Attempt:
 @dataclass(frozen=True, slots=True)
 class BoardLine:
     player_id: str
-    name: str
+    #: The display name, or None: the server shows the player's label instead.
+    name: str | None
     points: tuple[int, ...]
     total: int
     #: Matchpoints per deal, their sum and the shared rank (None until refreshed).
@@ -248,11 +250,17 @@ def _aware(when: datetime | None) -> datetime | None:
     return when.replace(tzinfo=UTC)
 
 
-def shown_name(player_id: str, text_: str | None, hidden: bool | None) -> str:
-    """What the board shows: the display name, or "Player #" and a short id."""
+def shown_name(text_: str | None, hidden: bool | None) -> str | None:
+    """The display name the board may show, or None (no name, or hidden): the server
+    then shows the player's label, a keyed hash that says nothing of the id."""
     if text_ is None or hidden:
-        return f"Player #{player_id[:6]}"
+        return None
     return text_
+
+
+#: Between a look key and the player's id in the keys of a name that a change of the
+#: rules made a look-alike of an older one (``rekey_names``): never in a name.
+KEY_SEPARATOR = "\n"
 
 
 class NameTaken(ValueError):
@@ -527,7 +535,7 @@ class DailyStore:
     def _line(row: Any) -> BoardLine:
         return BoardLine(
             player_id=row.player_id,
-            name=shown_name(row.player_id, row.name_text, row.name_hidden),
+            name=shown_name(row.name_text, row.name_hidden),
             points=tuple(getattr(row, c) for c in _DEAL_COLUMNS),
             total=row.total,
             marks=None if row.marks is None else tuple(row.marks),
@@ -535,7 +543,9 @@ class DailyStore:
             rank=row.rank,
         )
 
-    def week(self, monday: date, sunday: date) -> list[tuple[str, str, list[tuple[int, int]], int]]:
+    def week(
+        self, monday: date, sunday: date
+    ) -> list[tuple[str, str | None, list[tuple[int, int]], int]]:
         """Each player's days in the week: (player, shown name, [(mp, field)], total)."""
         query = (
             select(
@@ -554,12 +564,10 @@ class DailyStore:
                 DailyResult.mp.is_not(None),
             )
         )
-        players: dict[str, tuple[str, list[tuple[int, int]], int]] = {}
+        players: dict[str, tuple[str | None, list[tuple[int, int]], int]] = {}
         with self.engine.connect() as conn:
             for player_id, mp, field, total, name, hidden in conn.execute(query):
-                shown, days, sum_total = players.get(
-                    player_id, (shown_name(player_id, name, hidden), [], 0)
-                )
+                shown, days, sum_total = players.get(player_id, (shown_name(name, hidden), [], 0))
                 days.append((mp or 0, field))
                 players[player_id] = (shown, days, sum_total + total)
         return [(p, s, d, t) for p, (s, d, t) in players.items()]
@@ -604,8 +612,13 @@ class DailyStore:
 
     def hide_name(self, key: str, looks: Sequence[str] = (), hidden: bool = True) -> int:
         """Hide (or show again) every name with this case-folded key or one of these
-        look keys; returns how many names match."""
-        match = or_(DisplayName.key == key, DisplayName.look.in_(list(looks)))
+        look keys; returns how many names match. Hiding also finds the names re-keyed
+        as look-alikes of this one (``name_keys``); showing again leaves them hidden."""
+        alikes = [
+            DisplayName.look.startswith(look + KEY_SEPARATOR, autoescape=True)
+            for look in (looks if hidden else ())
+        ]
+        match = or_(DisplayName.key == key, DisplayName.look.in_(list(looks)), *alikes)
         with self.engine.begin() as conn:
             done = conn.execute(update(DisplayName).where(match).values(hidden=hidden))
         return int(done.rowcount)

@@ -115,6 +115,9 @@ function renderSeats(table, sc) {
     if (sc.winner === seat) li.classList.add("winner");
     place(li, seat, sc.n);
     li.append(el("span", { class: "seat-name" }, nameOf(table, seat)));
+    // Every seat but the player's is a computer player, and says so: a name on the
+    // board cannot pass for one, and the table never lets one pass for a person.
+    li.append(el("span", { class: "seat-kind" }, t("computer")));
     const badges = el("span", { class: "badges" });
     badges.append(...seatBadges(table, sc, seat));
     li.append(badges);

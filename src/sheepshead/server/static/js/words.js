@@ -210,6 +210,10 @@ export const SERVER_REASONS = [
   t("Too many accents or marks on one letter."),
   t("A name needs at least one letter or digit."),
   t("That name is reserved: it would pass for the site or a computer player."),
+  t("That name would pass for the site or its staff."),
+  t("That name would pass for a computer player."),
+  t("A letter cannot carry the same mark twice."),
+  t("Every letter of that name looks like a letter of another script: it would pass for a name written in that script."),
   t("That name, or one that looks like it, is taken."),
   t("No player has that recovery code."),
   t("this game changed while your action was on its way"),
@@ -268,6 +272,8 @@ export const SERVER_PATTERNS = [
     t("A name cannot contain control or invisible characters ({char}).", { char: shown(m) })],
   [new RegExp(`^A name may use letters, digits, spaces and - _ \\. ' only, not ${CHAR}\\.$`), (m) =>
     t("A name may use letters, digits, spaces and - _ . ' only, not \"{char}\".", { char: shown(m) })],
+  [new RegExp(`^A name may use only letters in common use today, not ${CHAR}\\.$`), (m) =>
+    t("A name may use only letters in common use today, not \"{char}\".", { char: shown(m) })],
   [/^A name needs at least (\d+) characters\.$/, (m) =>
     t("A name needs at least {n} characters.", { n: num(Number(m[1])) })],
   [/^A name has at most (\d+) characters\.$/, (m) =>
