@@ -88,6 +88,8 @@ async function drawCompare() {
 
 /** Before the first deal is drawn there is no table for render() to put its "Try again" on. */
 function drawOffline() {
+  // The "Try again" goes where the table will be, even before Start.
+  document.body.classList.remove("daily-before-start");
   $("prompt").textContent = t("The connection to the server was lost.");
   const again = document.createElement("button");
   again.type = "button";
