@@ -13,7 +13,6 @@ import pytest
 from playwright.sync_api import Page, Request, expect
 
 from browser.conftest import Visitor
-from sheepshead.server.identity import COOKIE
 from browser.table import (
     Covered,
     click_decision,
@@ -22,6 +21,7 @@ from browser.table import (
     summary_open,
     wait_idle,
 )
+from sheepshead.server.identity import COOKIE
 
 # Its own server: the leaderboard below must hold this visitor alone.
 DAILY = {
