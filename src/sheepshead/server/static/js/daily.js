@@ -70,12 +70,14 @@ async function drawCompare() {
   const c = replay.compare;
   const field = archive.body.field;
   const lines = [
-    t("Your replay scores {score}: among that day's {n} players it would have ranked {rank}, ahead of {percentile} of them.", {
-      score: percent(c.score),
-      n: num(field),
-      rank: num(c.rank),
-      percentile: percent(c.percentile),
-    }),
+    field
+      ? t("Your replay scores {score}: among that day's {n} players it would have ranked {rank}, ahead of {percentile} of them.", {
+          score: percent(c.score),
+          n: num(field),
+          rank: num(c.rank),
+          percentile: percent(c.percentile),
+        })
+      : t("Nobody finished that day ranked: your replay has no one to be compared with."),
     t("Its game points, deal by deal: {points}.", { points: list(c.points.map((p) => signed(p))) }),
   ];
   const me = board.kind === "ok" ? board.body.me : null;
