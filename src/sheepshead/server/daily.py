@@ -396,7 +396,6 @@ def daily_page(request: Request, player: KnownPlayerDep, svc: DailyDep, at: NowD
         request,
         "daily.html",
         day=day.isoformat(),
-        yesterday=(day - timedelta(days=1)).isoformat(),
         commitment=row.commitment,
         next_day=daily.day_end(day).isoformat(),
         name=None if name is None or name[1] else name[0],
