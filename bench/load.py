@@ -5,7 +5,8 @@ the page does: it waits a human pace between actions (1 to 3 s by default), pick
 random legal action, and deals the next hand when one is over. Three scenarios:
 
 - ``table``: players at their own tables (``--level``, standard by default);
-- ``daily``: players of today's daily game (the server's daily level, expert);
+- ``daily``: players of today's daily game (the server's daily level, expert); today's
+  deals are played once per identity, so a player who finishes comes back as a new one;
 - ``ramp``: actions sent at a fixed rate (no think time), the rate raised step by step,
   to find the most actions per second the server sustains before p99 passes a limit.
 
@@ -208,6 +209,9 @@ class Player:
         base = "/api/v1/daily/attempts"
         state = self.state
         if state is None or state["daily"]["finished"]:
+            if state is not None:
+                # Today's deals are played once per identity: the next go is a new player.
+                self.cookie = None
             step = await self.call("daily start", "POST", base)
         elif state["hand_over"]:
             step = await self.call(

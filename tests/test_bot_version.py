@@ -67,7 +67,8 @@ def test_a_change_of_play_comes_with_a_new_version(level: str) -> None:
 
 
 def test_every_pinned_version_is_still_played_as_pinned() -> None:
-    # A day begun before a deployment is played to its end with its version.
+    # A day begun before a deployment is played to its end with its version, and any
+    # past day is replayed from its archive with it: no version is ever dropped.
     assert set(PINNED) == set(bots.versions()), (
         "each version ever pinned must stay playable: freeze it with tools/freeze_bots.py"
     )

@@ -211,10 +211,15 @@ def test_today_publishes_the_commitment_and_the_next_start(app: FastAPI) -> None
     assert today["ranked"] is None
 
 
-def test_two_players_get_identical_deals_and_identical_results(app: FastAPI) -> None:
+def test_two_players_get_identical_deals_and_identical_results(app: FastAPI, clock: Clock) -> None:
     ann, bob = visitor(app), visitor(app)
     a, b = play_day(ann), play_day(bob)
     assert a["id"] != b["id"]
+    top = board(ann)["top"]
+    assert [line["rank"] for line in top] == [1, 1]
+    assert top[0]["score"] == top[1]["score"] == 50.0
+    # A deal's record holds every seat's cards: it waits for the day's end.
+    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
     records_a, records_b = deal_records(ann, a), deal_records(bob, b)
     for k, (ra, rb) in enumerate(zip(records_a, records_b, strict=True)):
         assert ra == rb  # same cards, same dealer, same actions, bots' included
@@ -222,23 +227,6 @@ def test_two_players_get_identical_deals_and_identical_results(app: FastAPI) -> 
         game = daily.deal(DAY_SEED, k)
         assert ra["hands"] == [[c.text for c in hand] for hand in game.dealt]
     assert a["scores"] == b["scores"]
-    top = board(ann)["top"]
-    assert [line["rank"] for line in top] == [1, 1]
-    assert top[0]["score"] == top[1]["score"] == 50.0
-
-
-def test_a_second_attempt_is_an_unranked_replay_and_does_not_change_the_board(
-    app: FastAPI,
-) -> None:
-    ann, bob = visitor(app), visitor(app)
-    play_day(ann, first)
-    play_day(bob, last)
-    before = board(ann)
-    replay = start(ann)
-    assert replay["daily"]["ranked"] is False and replay["daily"]["deal"] == 1
-    play_day(ann, last, replay)
-    assert board(ann)["top"] == before["top"]
-    assert board(ann)["me"] == before["me"]
 
 
 def test_an_attempt_survives_a_reload_and_a_server_restart(
@@ -318,7 +306,10 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
         f"/api/v1/daily/board?date={NOON.date().isoformat()}",
     ):
         seen.append(ann.get(path).text)
-    seen.extend(str(r) for r in deal_records(ann, state))
+    for n in range(1, 6):
+        refused = ann.get(f"/api/v1/daily/attempts/{state['id']}/deals/{n}/record")
+        assert refused.status_code == 409
+        seen.append(refused.text)
     assert state["seed"] is None
     everything = "\n".join(seen)
     for hidden in secrets_hex:
@@ -477,7 +468,7 @@ def test_a_scout_that_deletes_itself_does_not_clear_the_flag(
     assert cli_main(void) == 0
     assert board(main)["field"] == 0
     assert cli_main(void) == 1
-    assert start(main)["daily"]["ranked"] is False
+    assert main.post("/api/v1/daily/attempts").status_code == 409
 
 
 def test_an_ipv6_network_counts_as_one_address(app: FastAPI) -> None:
@@ -534,25 +525,34 @@ def test_a_day_keeps_the_computer_players_it_started_with_across_a_deployment(
     for _ in range(6):
         state = step(ann, state, first)
     unbroken = play_day(cal, first)
-    played_before = deal_records(cal, unbroken)
     before.state.engine.dispose()
 
     deploy_new_play(monkeypatch, frozen_today)
     after = make_app()
-    ann_again, dan = visitor(after), visitor(after)
+    ann_again, dan, cal_again = visitor(after), visitor(after), visitor(after)
     ann_again.cookies.set("sheepshead_player", ann.cookies["sheepshead_player"])
+    cal_again.cookies.set("sheepshead_player", cal.cookies["sheepshead_player"])
     # The attempt begun before the deployment meets the same answers to its end, and
     # so does a player who starts the day after it.
     resumed = play_day(ann_again, first, ok(ann_again.get("/api/v1/daily/attempts/current")))
-    assert deal_records(ann_again, resumed) == played_before
-    assert deal_records(dan, play_day(dan, first)) == played_before
+    later = play_day(dan, first)
     assert ok(dan.get("/api/v1/daily/today"))["bot_version"] == "standard/1"
     assert board(dan)["field"] == 3
 
-    # The next day is played with the new play.
+    # The next day is played with the new play; the records of the day before, out
+    # now, show the same answers before and after the deployment.
     clock.now += timedelta(days=1)
+    played_before = deal_records(cal_again, unbroken)
+    assert deal_records(ann_again, resumed) == played_before
+    assert deal_records(dan, later) == played_before
     assert ok(dan.get("/api/v1/daily/today"))["bot_version"] == "standard/2"
-    moves = bot_moves(deal_records(dan, play_day(dan, first)))
+    # The archive replays the day before against its own players, kept frozen.
+    replay = ok(dan.post("/api/v1/daily/days/2025-06-01/replays"), 201)["state"]
+    assert replay["daily"]["ranked"] is False and replay["daily"]["date"] == "2025-06-01"
+    assert deal_records(dan, play_day(dan, first, replay)) == played_before
+    new_day = play_day(dan, first)
+    clock.now += timedelta(days=1)
+    moves = bot_moves(deal_records(dan, new_day))
     assert moves and all(text == legal[-1] for text, legal in moves)
 
 

@@ -42,7 +42,7 @@ from sheepshead.game import Game, HandResult
 from sheepshead.match import Match
 from sheepshead.record import result_json, to_record
 from sheepshead.rules import Result, Rules
-from sheepshead.view import FACE_DOWN
+from sheepshead.view import FACE_DOWN, seat_view
 
 __all__ = [
     "HUMAN",
@@ -315,19 +315,28 @@ class Table:
 
     # What seat 0 may see ---------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
-        """Everything seat 0 may know, as JSON (the API's TableState without its id)."""
+    def state(self, sealed: bool = False) -> dict[str, Any]:
+        """Everything seat 0 may know, as JSON (the API's TableState without its id).
+
+        ``sealed``: the deal stays secret once the hand is over (a daily deal before
+        its day ends), so the summary holds only what seat 0 saw while playing: its own
+        hand, and the blind and bury only if it picked (``view.seat_view``).
+        """
         game = self.game
         over = self.hand_over
         summary: dict[str, Any] | None = None
         if over:
             result = game.result()
             assert result is not None
+            picked = game.picker == HUMAN
             summary = {
                 "result": result_json(result),
-                "hands": [[c.text for c in cards] for cards in game.dealt],
-                "blind": [c.text for c in game.blind],
-                "bury": [c.text for c in game.bury],
+                "hands": [
+                    [c.text for c in cards] if seat == HUMAN or not sealed else None
+                    for seat, cards in enumerate(game.dealt)
+                ],
+                "blind": [c.text for c in game.blind] if picked or not sealed else None,
+                "bury": [c.text for c in game.bury] if picked or not sealed else None,
             }
         return {
             "version": self.version,
@@ -337,7 +346,7 @@ class Table:
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": game.view(HUMAN).to_json(),
+            "view": seat_view(game, HUMAN, sealed and over).to_json(),
             "scores": list(self.match.scores),
             "score_sheet": [_sheet_line(n, g) for n, g in enumerate(self.match.hands, start=1)],
             "seed_sha256": seed_commitment(self.seed),

@@ -130,12 +130,14 @@ class SeatView:
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 
 
-def _public_move(game: Game, seat: int, move: Move, done: bool) -> str:
+def _public_move(game: Game, seat: int, move: Move, done: bool, sealed: bool = False) -> str:
     action = move.action
-    if done or move.seat == seat:
+    if move.seat == seat:
         return str(move)
-    if isinstance(action, Bury):
+    if isinstance(action, Bury) and (sealed or not done):
         return f"{move.seat} bury"
+    if done:
+        return str(move)
     if isinstance(action, Call) and action.unknown is not None:
         return f"{move.seat} call {action.card} unknown"
     if isinstance(action, Play) and action.card is game.unknown and move.seat == game.picker:
@@ -156,7 +158,9 @@ def _known_partners(game: Game) -> frozenset[int]:
     return frozenset(known)
 
 
-def seat_view(game: Game, seat: int) -> SeatView:
+def seat_view(game: Game, seat: int, sealed: bool = False) -> SeatView:
+    """What ``seat`` may know of ``game``; ``sealed``: a finished hand whose deal stays
+    secret (see the module's text), so its blind and bury stay the picker's."""
     n = game.players
     if type(seat) is not int or not 0 <= seat < n:
         raise ValueError(f"there is no seat {seat!r} at a table of {n}")
@@ -184,7 +188,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
             for c in sorted_for_display(game.hands[seat])
             if c not in allowed
         )
-    picked_or_done = is_picker or done
+    picked_or_done = is_picker or (done and not sealed)
     call = next((m.action for m in game.moves if isinstance(m.action, Call)), None)
     return SeatView(
         seat=seat,
@@ -202,7 +206,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         bury=game.bury if picked_or_done and game.picker is not None else None,
         called=game.called,
         unknown_call=isinstance(call, Call) and call.unknown is not None,
-        unknown=game.unknown if picked_or_done else None,
+        unknown=game.unknown if is_picker or done else None,
         alone=game.alone,
         partner=seat in game.partners,
         known_partners=known,
@@ -210,6 +214,6 @@ def seat_view(game: Game, seat: int) -> SeatView:
         named_trick=game.named_trick,
         tricks=tricks,
         trick=trick,
-        moves=tuple(_public_move(game, seat, m, done) for m in game.moves),
+        moves=tuple(_public_move(game, seat, m, done, sealed) for m in game.moves),
         result=game.result(),
     )

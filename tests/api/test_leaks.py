@@ -6,27 +6,37 @@ the truth (every deal, the blind, the bury, the unknown card), and each body is
 checked against what seat 0 could know at that point: its own cards, the blind if it
 picked, the cards played face up, and the called card. Cards are looked for both as
 text (``QC``) and in words (``queen of clubs``), anywhere in the body.
+
+A daily deal stays sealed after it is over, until its day ends: the bodies of today's
+finished deals are held to what seat 0 saw by the end (the tricks, with the unknown
+card; the blind and bury only if it picked), and show no other seat's hand.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import random
 import re
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 
-from api.helpers import Json, TestClient
+from api.helpers import Json, TestClient, make_client
+from sheepshead import daily
 from sheepshead.actions import Call, Pass, Pick
 from sheepshead.cards import DECK, Card
 from sheepshead.game import Game
 from sheepshead.record import replay
 from sheepshead.rules import PRESETS, Rules
+from sheepshead.server import Settings, create_app
 from sheepshead.server.identity import COOKIE
 from sheepshead.store import StoredHand
+from sheepshead.store.daily import DailyStore
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:[789TJQKA]|10)[CSHD](?![0-9A-Za-z])")
 RULES: list[dict[str, Any]] = [
@@ -207,3 +217,87 @@ def test_a_bots_unknown_card_stays_face_down_until_the_hand_is_over(
     check_hand(bodies, state, record)
     assert any('"??"' in body for _, body in bodies[:-1]), "the unknown card was never played"
     assert state["view"]["unknown"] == moves[-1].split()[-1]  # shown once the hand is over
+
+
+# Today's daily deals, finished -------------------------------------------------------
+
+DAILY_SECRET = "leak scan secret"
+#: Noon in Chicago: the day is far from over.
+DAILY_NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
+
+
+def seen_by_the_end(game: Game) -> set[Card]:
+    """What seat 0 may know of a finished deal whose day is not over: its own hand,
+    the blind and bury if it picked, every card played (the unknown card face up once
+    scored), and the called card. Another seat's bury, a leaster's blind: never."""
+    known = set(game.dealt[0]) | {c for t in game.tricks for c in t.cards}
+    if game.picker == 0:
+        known |= set(game.blind) | set(game.bury)
+    if game.called is not None:
+        known.add(game.called)
+    return known
+
+
+def check_sealed(bodies: list[str], game: Game, secrets: list[str]) -> None:
+    for body in bodies:
+        leaked = cards_in(body) - seen_by_the_end(game)
+        assert not leaked, f"a finished deal shows {sorted(c.text for c in leaked)}"
+        assert not any(secret in body for secret in secrets), "a seed showed"
+        found = json.loads(body)
+        summary = (found.get("state") or found).get("summary")
+        if summary is not None:
+            assert summary["hands"][1:] == [None] * 4, "another seat's hand showed"
+
+
+def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: Path) -> None:
+    settings = Settings(
+        data_dir=tmp_path,
+        dev=True,
+        daily_secret=DAILY_SECRET,
+        daily_level="standard",
+        rate_identities=None,
+        rate_actions=None,
+        rate_actions_per_address=None,
+    )
+    app = create_app(settings)
+    app.state.daily_clock = lambda: DAILY_NOON
+    try:
+        client = make_client(app)
+        day_seed = daily.day_seed(DAILY_SECRET.encode(), DAILY_NOON.date())
+        secrets = [day_seed.hex()] + [daily.deal_seed(day_seed, k).hex() for k in range(5)]
+        rng = random.Random("daily leaks")
+        base = "/api/v1/daily/attempts"
+        response = client.post(base)
+        state = response.json()["state"]
+        reads = [base + "/{id}", base + "/current"]
+        store = DailyStore(app.state.engine)
+        hidden_bury = 0
+        for k in range(daily.DEALS):
+            start = (moves_of(state), response.text)
+            state, bodies = play_and_record(client, rng, state, base, reads)
+            attempt = store.attempt(state["id"], client.cookies[COOKIE])
+            assert attempt is not None
+            dealt = daily.deal(day_seed, k)
+            truth = {
+                "format": "sheepshead-hand/1",
+                "dealer": dealt.dealer,
+                "hands": [[c.text for c in hand] for hand in dealt.dealt],
+                "blind": [c.text for c in dealt.blind],
+                "actions": list(attempt.moves[k]),
+            }
+            check_hand([start, *bodies], {"seed": secrets[k + 1]}, truth)
+            # The deal is over: every reply about it, and every read, stays sealed.
+            game = replay(truth)
+            url = f"{base}/{state['id']}"
+            finished = [bodies[-1][1], client.get(url).text, client.get(base + "/current").text]
+            finished.append(client.get(f"{url}/deals/{k + 1}/record").text)
+            check_sealed(finished, game, secrets)
+            hidden_bury += game.picker not in (None, 0)
+            if k + 1 < daily.DEALS:
+                response = client.post(f"{url}/next-deal", json={"version": state["version"]})
+                assert response.status_code == 200, response.text
+                state = response.json()["state"]
+        assert hidden_bury, "no deal had another seat's bury to hide"
+    finally:
+        app.state.daily.close()
+        app.state.engine.dispose()

@@ -124,10 +124,12 @@ def test_pages_that_need_no_identity_render_past_the_limit_on_new_identities(
         for _ in range(2):
             assert make_client(app).get("/").status_code == 200
         # The address has used its new identities: a page that issues one is refused.
-        assert make_client(app).get("/daily").status_code == 429
-        # Nor does reading them, or what their scripts ask of the API.
-        reads = ("/privacy", "/leaderboard", "/guide", "/verify/daily", "/verify")
+        assert make_client(app).get("/play").status_code == 429
+        # Nor does reading them, or what their scripts ask of the API (the daily page
+        # makes an identity only when its Start button is pressed).
+        reads = ("/daily", "/privacy", "/leaderboard", "/guide", "/verify/daily", "/verify")
         api = ("/api/v1/daily/board", "/api/v1/daily/week", "/api/v1/daily/days")
+        api += ("/api/v1/daily/today",)
         for path in (*reads, *api, "/api/v1/daily/me"):
             response = make_client(app).get(path)
             assert response.status_code == 200, (path, response.status_code)

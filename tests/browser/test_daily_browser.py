@@ -6,6 +6,7 @@ as in ``conftest.py``."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from browser.table import (
     summary_open,
     wait_idle,
 )
+from sheepshead.server.identity import COOKIE
 
 # Its own server: the leaderboard below must hold this visitor alone.
 DAILY = {
@@ -76,6 +78,7 @@ def test_a_new_visitor_plays_the_daily_game_and_sees_themself_on_the_board(
     page.emulate_media(reduced_motion="no-preference")
     page.goto("/daily")
     expect(page.locator("#daily-title")).to_contain_text("Daily game")
+    page.get_by_role("button", name="Start today's game").click()
     covered = Covered()
     for deal in range(1, 6):
         expect(page.locator("#daily-deal")).to_contain_text(f"Deal {deal} of 5")
@@ -86,10 +89,18 @@ def test_a_new_visitor_plays_the_daily_game_and_sees_themself_on_the_board(
         assert summary_open(page)
         if deal == 1:
             page.screenshot(path=str(artifacts / "daily-summary.png"))
+            # Today's deal stays sealed: no record to download, only the player's hand.
+            expect(page.locator("#summary-record")).to_be_hidden()
+            page.locator("#summary-review").click()
+            expect(page.locator("#review-body .review-seat")).to_have_count(1)
+            page.locator("#dlg-review form button").first.click()
+            page.locator("#actions [data-ui=summary]").click()
         if deal < 5:
             page.locator("#summary-next").click()
             wait_idle(page)
     expect(page.locator("#summary-next")).to_have_text("See the leaderboard")
+    # Played once, ranked: nothing offers a replay of today's deals.
+    expect(page.get_by_role("button", name=re.compile("replay", re.I))).to_have_count(0)
     page.locator("#summary-next").click()
     page.wait_for_url("**/leaderboard")
     me = page.locator("#board-rows tr.is-me")
@@ -109,27 +120,39 @@ def test_a_new_visitor_plays_the_daily_game_and_sees_themself_on_the_board(
     assert not errors, errors
 
 
-def test_a_new_visitor_s_console_stays_clean_on_the_daily_page(phone: Visitor) -> None:
-    """No attempt yet: the page learns it from /daily/today and starts one, without
-    asking for an attempt it has not got (which would log a 404)."""
+def test_opening_the_daily_page_deals_nothing_until_start(phone: Visitor) -> None:
+    """No attempt yet: the page learns it from /daily/today, shows the introduction and
+    deals nothing (no attempt, no identity) until Start, without asking for an attempt
+    it has not got (which would log a 404)."""
     page = phone.new_page()
     asked: list[str] = []
 
     def note(request: Request) -> None:
         if "/api/" in request.url:
-            asked.append(request.url.split("/api/v1", 1)[1])
+            asked.append(request.method + " " + request.url.split("/api/v1", 1)[1])
 
     page.on("request", note)
     page.goto("/daily")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#daily-intro")).to_be_visible()
+    expect(page.locator("#daily-intro")).to_contain_text("once")
+    expect(page.locator("#table")).to_be_hidden()
+    assert asked == ["GET /daily/today"], asked
+    assert COOKIE not in {c["name"] for c in phone.context.cookies()}
+    page.get_by_role("button", name="Start today's game").click()
     wait_idle(page)
     expect(page.locator("#daily-deal")).to_contain_text("Deal 1 of 5")
-    assert not any(path.startswith("/daily/attempts/current") for path in asked), asked
+    expect(page.locator("#daily-intro")).to_be_hidden()
+    assert "POST /daily/attempts" in asked
+    assert COOKIE in {c["name"] for c in phone.context.cookies()}
+    assert not any("/daily/attempts/current" in path for path in asked), asked
     assert phone.errors == []
     # Back on the page, the attempt in progress is resumed, still without an error.
     page.reload()
     wait_idle(page)
     expect(page.locator("#daily-deal")).to_contain_text("Deal 1 of 5")
-    assert any(path.startswith("/daily/attempts/current") for path in asked), asked
+    expect(page.locator("#daily-intro")).to_be_hidden()
+    assert any("/daily/attempts/current" in path for path in asked), asked
     assert phone.errors == []
 
 
@@ -143,6 +166,7 @@ def test_the_daily_page_offers_to_try_again_after_a_lost_connection(desktop: Vis
     expect(page.locator("#prompt")).to_contain_text("connection")
     page.unroute("**/api/v1/daily/**")
     again.click()
+    page.get_by_role("button", name="Start today's game").click()
     wait_idle(page)
     expect(page.locator("#daily-deal")).to_contain_text("Deal 1 of 5")
     expect(again).to_have_count(0)

@@ -83,8 +83,11 @@ def lang_of(page: Page) -> str:
 
 def settle(page: Page, url: str) -> None:
     """Wait until the page's scripts have drawn what they fetch."""
-    if url in ("/play", "/daily"):
+    if url == "/play":
         wait_idle(page)
+    elif url == "/daily":
+        # A new visitor: the introduction and its Start button, nothing dealt.
+        expect(page.locator("#daily-start")).to_be_visible()
     elif url == "/leaderboard":
         expect(page.locator("#board-status")).not_to_be_empty()
     elif url.startswith("/verify?"):

@@ -10,10 +10,11 @@ Levels, weakest first: ``beginner`` and ``standard`` (``rulebot.py``) and
 its playout policy).
 
 Versions: ``VERSION`` is the play of this code. A daily game keeps the version its day
-started with, even when a deployment brings new play during the day, so a server also
-runs each earlier version still in ``FROZEN``: a copy of this package as it was at that
-version, under ``sheepshead.bots.frozen``, made by ``tools/freeze_bots.py``
-(``docs/bots.md`` has the steps).
+started with, even when a deployment brings new play during the day, and a past day is
+replayed from its archive with its own, so a server also runs every earlier version,
+kept in ``FROZEN`` for good: a copy of this package as it was at that version, under
+``sheepshead.bots.frozen``, made by ``tools/freeze_bots.py`` (``docs/bots.md`` has the
+steps).
 """
 
 from __future__ import annotations

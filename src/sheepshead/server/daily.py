@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 
 from sheepshead import daily
 from sheepshead.names import CodeRefused, NameRefused, check_name, code_from_bytes, normalize_code
+from sheepshead.server.daily_archive import router as archive_router
 from sheepshead.server.daily_play import (
     API,
     BOARD_SIZE,
@@ -39,6 +40,7 @@ from sheepshead.store.daily import Day, NameTaken
 
 router = APIRouter(tags=["daily"])
 router.include_router(attempts_router)
+router.include_router(archive_router)
 
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
@@ -76,14 +78,14 @@ def _finished(svc: Daily, player: str | None, day: date) -> bool:
 
 
 @router.get(f"{API}/today")
-def today(player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
+def today(player: KnownPlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
     """Today's day: its commitment (the SHA-256 of its seed), when the next starts,
-    and where the player stands in it."""
+    and where the player stands in it (a visitor without an identity gets none)."""
     day = daily.day_of(at)
     row = svc.day_row(day)
-    attempts = svc.store.attempts(player, day)
+    attempts = [] if player is None else svc.store.attempts(player, day)
     ranked = next((a for a in attempts if a.ranked), None)
-    name = svc.store.name_of(player)
+    name = None if player is None else svc.store.name_of(player)
     return {
         "date": day.isoformat(),
         "commitment": row.commitment,
@@ -391,10 +393,14 @@ def _render(request: Request, template: str, **context: Any) -> HTMLResponse:
 
 
 @router.get("/daily", response_class=HTMLResponse, include_in_schema=False)
-def daily_page(request: Request, player: PlayerDep, svc: DailyDep, at: NowDep) -> HTMLResponse:
+def daily_page(request: Request, player: KnownPlayerDep, svc: DailyDep, at: NowDep) -> HTMLResponse:
+    """Today's game. Opening it deals nothing and makes no identity: a new player reads
+    the introduction and presses Start (``POST /attempts``); a player with an attempt
+    in progress carries on with it."""
     day = daily.day_of(at)
     row = svc.day_row(day)
-    name = svc.store.name_of(player)
+    name = None if player is None else svc.store.name_of(player)
+    attempts = [] if player is None else svc.store.attempts(player, day)
     return _render(
         request,
         "daily.html",
@@ -402,6 +408,7 @@ def daily_page(request: Request, player: PlayerDep, svc: DailyDep, at: NowDep) -
         commitment=row.commitment,
         next_day=daily.day_end(day).isoformat(),
         name=None if name is None or name[1] else name[0],
+        started=bool(attempts),
     )
 
 

@@ -50,6 +50,16 @@ EXPERT_RETRY_SECONDS = 600.0
 REFRESH_SECONDS = 10.0
 BOARD_SIZE = 100
 NOT_FOUND = "no such attempt"
+#: Today's deals are played once, ranked; replaying them would let one identity scout
+#: them for another (and a replay shows every card), so replays wait for the day's end.
+REPLAY_LATER = (
+    "today's deals are played once, ranked: replays of them open when the day is over, "
+    "from the day's archive page"
+)
+RECORD_LATER = (
+    "a daily deal's record holds every seat's cards: it can be downloaded when the day "
+    "is over, from the day's archive page"
+)
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 #: The answers besides 200 and validation's 422, for the OpenAPI document.
 _404: dict[int | str, dict[str, Any]] = {
@@ -58,6 +68,13 @@ _404: dict[int | str, dict[str, Any]] = {
 _409: dict[int | str, dict[str, Any]] = {
     409: {"model": Conflict, "description": "Stale version or closed attempt: it as it is now"}
 }
+
+
+def _answers(code: int, description: str) -> dict[int | str, dict[str, Any]]:
+    """An answer besides 200 and validation's 422, for the OpenAPI document."""
+    return {code: {"model": Error, "description": description}}
+
+
 _503: dict[int | str, dict[str, Any]] = {
     503: {"model": Error, "description": "The day's computer players are not this server's"}
 }
@@ -274,8 +291,12 @@ class CodeIn(_In):
 
 
 def _state(svc: Daily, attempt: Attempt, table: Table, at: datetime) -> dict[str, Any]:
-    state = table.state()
     over = daily.is_over(attempt.day, at)
+    # Until the day is over its deals stay sealed, even once played: a finished deal
+    # shows what seat 0 saw, nothing a scout could pass on to another identity.
+    state = table.state(sealed=not over)
+    if state["summary"] is not None:
+        state["summary"]["sealed"] = not over
     # The table shows a hand's seed once it is over; a daily deal's seed stays secret
     # until the day ends (it would let a finished player pass the deals on as data).
     seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number - 1)
@@ -327,31 +348,45 @@ def _points(table: Table) -> list[int]:
     return out
 
 
-@router.post(f"{API}/attempts", status_code=201, response_model=None, responses=_503)
+@router.post(
+    f"{API}/attempts",
+    status_code=201,
+    response_model=None,
+    responses=_503 | _answers(409, "Today's attempt is finished: replays wait for the day's end"),
+)
 def start_attempt(
     request: Request, player: PlayerDep, svc: DailyDep, at: NowDep
 ) -> dict[str, Any] | JSONResponse:
     """Start today's attempt, or carry on with the one in progress (then 200).
 
-    The first attempt of the day is the ranked one; once it is finished, a new
-    attempt is an unranked replay of the same deals.
+    Today's deals are played once, ranked: once that attempt is finished, 409 (a
+    replay of them opens when the day is over, at ``POST /days/{date}/replays``).
     """
     day = daily.day_of(at)
     row = svc.day_row(day)
     svc.playable(row)
     # Ready long before the first player finishes and looks at the board.
     svc.expert_later(row)
-    for attempt in reversed(svc.store.attempts(player, day)):
-        if not attempt.finished:
-            table = svc.table(attempt)
-            return JSONResponse(
-                status_code=200,
-                content={"state": _state(svc, attempt, table, at), "events": []},
-            )
-        number = attempt.number + 1
-        break
-    else:
-        number = 1
+    attempts = svc.store.attempts(player, day)
+    if not attempts:
+        return _begin(request, player, svc, row, 1, at)
+    if attempts[0].ranked and not attempts[0].finished:
+        return _resume(svc, attempts[0], at)
+    raise HTTPException(409, REPLAY_LATER)
+
+
+def _resume(svc: Daily, attempt: Attempt, at: datetime) -> JSONResponse:
+    """The reply for an attempt in progress: as it stands (200)."""
+    content = {"state": _state(svc, attempt, svc.table(attempt), at), "events": []}
+    return JSONResponse(status_code=200, content=content)
+
+
+def _begin(
+    request: Request, player: str, svc: Daily, row: Day, number: int, at: datetime
+) -> dict[str, Any] | JSONResponse:
+    """Deal attempt ``number`` of the day (1, the ranked one; later, an unranked replay
+    of a day that is over) with the day's own computer players."""
+    day = row.day
     seed = svc.seed(day)
     level, version = day_players(row)
     turn = Table.start(
@@ -362,8 +397,9 @@ def start_attempt(
         daily.FIRST_DEALER,
         bot_version=version,
     )
+    address = svc.address(request, day) if number == 1 else None
     created = svc.store.create_attempt(
-        player, day, number, _moves(turn.table), turn.table.version, svc.address(request, day)
+        player, day, number, _moves(turn.table), turn.table.version, address
     )
     if created is None:
         # A second tab or a double click started it a moment ago: show that one.
@@ -396,8 +432,12 @@ DAY_OVER = "the day is over: an attempt unfinished at its end does not count"
 def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> str | None:
     if attempt.finished:
         return "this attempt is finished"
-    if attempt.ranked and daily.is_over(attempt.day, at):
+    over = daily.is_over(attempt.day, at)
+    if attempt.ranked and over:
         return DAY_OVER
+    if not attempt.ranked and not over:
+        # A replay begun before replays of a day waited for its end.
+        return REPLAY_LATER
     return None
 
 
@@ -524,12 +564,20 @@ def next_deal(
     return _step(svc, attempt, turn, at)
 
 
-@router.get(f"{API}/attempts/{{attempt_id}}/deals/{{number}}/record", responses=_404)
-def deal_record(attempt_id: str, number: int, player: PlayerDep, svc: DailyDep) -> Response:
-    """A finished deal's hand record (hand-record.md), as a file to download."""
+@router.get(
+    f"{API}/attempts/{{attempt_id}}/deals/{{number}}/record",
+    responses=_404 | _answers(409, "The day is not over: its deals stay secret until then"),
+)
+def deal_record(
+    attempt_id: str, number: int, player: PlayerDep, svc: DailyDep, at: NowDep
+) -> Response:
+    """A finished deal's hand record (hand-record.md), as a file to download, once the
+    day is over: a record holds every seat's cards."""
     import json
 
     attempt = _load(svc, attempt_id, player)
+    if not daily.is_over(attempt.day, at):
+        raise HTTPException(409, RECORD_LATER)
     record = svc.table(attempt).hand_record(number)
     if record is None:
         raise HTTPException(404, f"deal {number} is not over")

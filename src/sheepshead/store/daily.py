@@ -487,6 +487,17 @@ class DailyStore:
             )
         return field
 
+    def field_points(self, day: date) -> list[tuple[int, ...]]:
+        """Every finished ranked attempt's game points per deal that day (no player):
+        what a replay of a past day is compared with."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(*(getattr(DailyResult, c) for c in _DEAL_COLUMNS)).where(
+                    DailyResult.day == day
+                )
+            ).all()
+        return [tuple(row) for row in rows]
+
     def has_unranked(self, day: date) -> bool:
         """Whether a result came in since the last refresh."""
         with self.engine.connect() as conn:

@@ -2,19 +2,29 @@
 // state, and table.js's way of showing a reply's events one by one) drawing an
 // attempt at today's five deals, fetched from /api/v1/daily.
 // Like the table, it only shows what the server sends: no rules, no scores here.
+// The same script draws a past day's page (/daily/<date>, `data-archive` on the bar):
+// there an attempt is an unranked replay, compared with the day's board at the end.
+// Nothing is dealt before the player presses Start.
 
 import { request } from "./api.js";
-import { moment, num, t } from "./i18n.js";
+import { list, moment, num, percent, signed, t } from "./i18n.js";
 import { openSummary } from "./dialogs.js";
 import { showHint } from "./input.js";
 import { $, focusDecision, render } from "./render.js";
 import { legalSet, setTable, store } from "./state.js";
 import { bindTable, call, retry, say, show } from "./table.js";
 
+/** The past day this page replays, or null on today's page. */
+const archiveDay = $("daily-bar").dataset.archive || null;
+const dayPath = archiveDay ? `/daily/days/${encodeURIComponent(archiveDay)}` : null;
+
 const daily = {
   today: (opts) => request("GET", "/daily/today", undefined, opts),
-  start: (opts) => request("POST", "/daily/attempts", undefined, opts),
+  start: (opts) => request("POST", archiveDay ? `${dayPath}/replays` : "/daily/attempts", undefined, opts),
   current: (opts) => request("GET", "/daily/attempts/current", undefined, opts),
+  archive: (opts) => request("GET", dayPath, undefined, opts),
+  board: (opts) => request("GET", `/daily/board?date=${encodeURIComponent(archiveDay)}`, undefined, opts),
+  attempt: (id, opts) => request("GET", `/daily/attempts/${encodeURIComponent(id)}`, undefined, opts),
   act: (id, action, version, opts) =>
     request("POST", `/daily/attempts/${encodeURIComponent(id)}/actions`, { action, version }, opts),
   nextDeal: (id, version, opts) =>
@@ -40,12 +50,48 @@ function drawBar() {
   if (d.finished) {
     $("daily-done-text").textContent = d.ranked
       ? t("You have played today's five deals: your result is on the leaderboard.")
-      : t("Replay finished. Only your first attempt counts.");
+      : t("Replay finished: it counts on no board.");
   }
+}
+
+/** Before Start: the introduction, and no table (nothing has been dealt). */
+function showIntro(shown) {
+  $("daily-intro").hidden = !shown;
+  document.body.classList.toggle("daily-before-start", shown);
+}
+
+/** A finished replay of a past day beside that day's board (`GET /daily/days/<date>`). */
+async function drawCompare() {
+  const box = $("daily-compare");
+  if (!box) return;
+  const [archive, board] = [await daily.archive(), await daily.board()];
+  const replay = archive.kind === "ok" ? archive.body.replay : null;
+  if (!replay || !replay.compare) return;
+  const c = replay.compare;
+  const field = archive.body.field;
+  const lines = [
+    field
+      ? t("Your replay scores {score}: among that day's {n} players it would have ranked {rank}, ahead of {percentile} of them.", {
+          score: percent(c.score),
+          n: num(field),
+          rank: num(c.rank),
+          percentile: percent(c.percentile),
+        })
+      : t("Nobody finished that day ranked: your replay has no one to be compared with."),
+    t("Its game points, deal by deal: {points}.", { points: list(c.points.map((p) => signed(p))) }),
+  ];
+  const me = board.kind === "ok" ? board.body.me : null;
+  if (me && me.rank) {
+    lines.push(t("Your ranked go that day scored {score}, rank {rank}.", { score: percent(me.score), rank: num(me.rank) }));
+  }
+  box.replaceChildren(...lines.map((line) => Object.assign(document.createElement("p"), { textContent: line })));
+  box.hidden = false;
 }
 
 /** Before the first deal is drawn there is no table for render() to put its "Try again" on. */
 function drawOffline() {
+  // The "Try again" goes where the table will be, even before Start.
+  document.body.classList.remove("daily-before-start");
   $("prompt").textContent = t("The connection to the server was lost.");
   const again = document.createElement("button");
   again.type = "button";
@@ -88,11 +134,14 @@ function summary() {
   const link = $("summary-record");
   link.href = daily.recordUrl(state.id, state.hand_number);
   link.setAttribute("download", `sheepshead-daily-${state.daily.date}-deal-${state.hand_number}.json`);
-  $("summary-next").textContent = finished(state) ? t("See the leaderboard") : t("Next deal");
+  // A record holds every hand: the server gives it once the day is over.
+  link.hidden = !state.seed;
+  if (!finished(state)) $("summary-next").textContent = t("Next deal");
+  else $("summary-next").textContent = archiveDay ? t("Compare with the day's board") : t("See the leaderboard");
   // The table's note says a seed shows when the hand ends; a daily deal's waits for the day.
   const note = $("summary-body").querySelector(".fairness .small");
   if (note && !state.seed) {
-    note.textContent = t("The daily deals' seeds are published when the day is over: then anyone can check them.");
+    note.textContent = t("The daily deals' seeds, every hand and the deals' records are published when the day is over: then anyone can check them.");
   }
 }
 
@@ -109,6 +158,11 @@ async function send(action) {
 async function nextDeal() {
   const state = store.table;
   if (!state || store.busy || store.overlay) return;
+  if (archiveDay && finished(state)) {
+    await drawCompare();
+    $("daily-done").scrollIntoView();
+    return;
+  }
   if (finished(state) || state.daily.void) {
     window.location.assign("/leaderboard");
     return;
@@ -121,6 +175,9 @@ async function nextDeal() {
 }
 
 async function startAttempt() {
+  if (store.busy) return;
+  showIntro(false);
+  $("daily-done").hidden = true;
   store.busy = true;
   const reply = await call((opts) => daily.start(opts), draw);
   store.busy = false;
@@ -129,7 +186,7 @@ async function startAttempt() {
 
 function localTime() {
   const node = $("daily-next");
-  node.textContent = moment(node.getAttribute("datetime"));
+  if (node) node.textContent = moment(node.getAttribute("datetime"));
 }
 
 async function boot() {
@@ -142,21 +199,22 @@ async function boot() {
     retry: () => retry(handle, draw),
     draw,
   });
-  $("daily-replay").addEventListener("click", startAttempt);
-  await load();
+  $("daily-start").addEventListener("click", startAttempt);
+  await (archiveDay ? loadArchive() : load());
 }
 
 /** After a lost connection while loading, "Try again" loads afresh. */
 function loadAgain() {
   store.pending = async () => {
-    await load();
+    await (archiveDay ? loadArchive() : load());
     return null;
   };
 }
 
 /**
- * Today's attempt to resume, or a new one. /daily/today says whether there is one,
- * so that a new visitor's page does not ask for an attempt it has not got (a 404).
+ * Today's attempt to resume, or the introduction and its Start button. /daily/today
+ * says whether there is one, so that a new visitor's page asks for nothing it has not
+ * got, and deals nothing before Start.
  */
 async function load() {
   const today = await call((opts) => daily.today(opts), draw);
@@ -169,19 +227,40 @@ async function load() {
     return;
   }
   if (today.body.ranked === null && today.body.attempts === 0) {
-    await startAttempt();
+    showIntro(true);
     return;
   }
+  showIntro(false);
   const reply = await call((opts) => daily.current(opts), draw);
   if (!reply) {
     loadAgain();
     return;
   }
   if (reply.kind === "refused" && reply.status === 404) {
-    await startAttempt();
+    showIntro(true);
     return;
   }
   await handle(reply);
+}
+
+/** A past day: the replay in progress to carry on, else the last one's comparison and Start. */
+async function loadArchive() {
+  const archive = await call((opts) => daily.archive(opts), draw);
+  if (!archive) {
+    loadAgain();
+    return;
+  }
+  const replay = archive.kind === "ok" ? archive.body.replay : null;
+  if (!replay || replay.finished) {
+    showIntro(true);
+    if (replay) {
+      $("daily-done").hidden = false;
+      await drawCompare();
+    }
+    return;
+  }
+  showIntro(false);
+  await handle(await call((opts) => daily.attempt(replay.id, opts), draw));
 }
 
 boot();

@@ -191,8 +191,10 @@ export function openSummary() {
       partner = t("{partners}, called the {card}", { partners, card: cardName(v.called) });
     }
     fact(t("Partner"), partner);
-    fact(t("Blind"), cardRow(blind, t("The blind")));
-    fact(t("Bury"), cardRow(bury, t("The bury")));
+    // A sealed deal (a daily deal before its day is over) shows them only to their picker.
+    const later = t("shown when the day is over");
+    fact(t("Blind"), blind ? cardRow(blind, t("The blind")) : later);
+    fact(t("Bury"), bury ? cardRow(bury, t("The bury")) : later);
     fact(t("Card points"), t("Picker's side {picker} (bury included), defenders {defenders}", {
       picker: num(r.points[0]),
       defenders: num(r.points[1]),
@@ -233,7 +235,13 @@ function drawReview() {
   const body = $("review-body");
   body.replaceChildren();
   const status = el("p", { class: "review-status", "aria-live": "polite" });
-  if (reviewStep === 0) {
+  if (reviewStep === 0 && table.summary.sealed) {
+    status.textContent = tn(
+      "Your hand as dealt; the other hands are shown when the day is over. {n} trick follows.",
+      "Your hand as dealt; the other hands are shown when the day is over. {n} tricks follow.",
+      tricks.length,
+    );
+  } else if (reviewStep === 0) {
     status.textContent = tricks.length
       ? tn(
           "Every hand face up, sorted as it was held. {n} trick follows.",
@@ -259,6 +267,7 @@ function drawReview() {
   if (reviewStep > 0) body.append(trickList(table, tricks[reviewStep - 1]));
   const seats = el("div", { class: "review-hands" });
   hands.forEach((cards, seat) => {
+    if (!cards) return; // a sealed deal: only the player's own hand is sent
     const box = el("section", { class: "review-seat", "aria-label": nameOf(table, seat) });
     const tags = [];
     if (seat === r.picker) tags.push(t("picker"));
@@ -266,17 +275,17 @@ function drawReview() {
     box.append(el("h3", {}, nameOf(table, seat) + (tags.length ? ` (${tags.join(", ")})` : "")));
     // Each seat's cards sorted as the player's own hand is (the server sends them as
     // dealt); the picker's with the blind, the bury marked. Played cards stay in place.
-    const all = inHandOrder(seat === r.picker ? [...cards, ...blind] : cards);
+    const all = inHandOrder(seat === r.picker && blind ? [...cards, ...blind] : cards);
     const marks = {};
     for (const c of all) {
-      if (bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: t("buried") };
+      if (bury && bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: t("buried") };
       else if (played.has(c)) marks[c] = { cls: "gone", word: t("played") };
     }
     const label = seat === table.seat ? t("Your cards") : t("{name}'s cards", { name: nameOf(table, seat) });
     box.append(cardRow(all, label, marks));
     seats.append(box);
   });
-  if (r.picker === null || r.picker === undefined) {
+  if ((r.picker === null || r.picker === undefined) && blind) {
     const box = el("section", { class: "review-seat", "aria-label": t("The blind") });
     box.append(el("h3", {}, t("The blind")), cardRow(inHandOrder(blind), t("The blind")));
     seats.append(box);

@@ -158,6 +158,8 @@ async function showDays() {
     item.append(link, " (" + tn("{n} player", "{n} players", past.field) + ") ");
     if (past.seed) {
       item.append(el("a", { href: `/verify/daily?date=${past.date}&seed=${past.seed}` }, t("check its deals")));
+      // Once a day is over its deals are no secret: its page replays them, unranked.
+      item.append(" · ", el("a", { href: `/daily/${past.date}` }, t("replay it")));
     }
     list.append(item);
   }
