@@ -16,7 +16,7 @@ from itertools import combinations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from sheepshead import refusals
+from sheepshead import kernel, refusals
 from sheepshead.actions import (
     ALONE,
     CRACK,
@@ -29,7 +29,6 @@ from sheepshead.actions import (
     Bury,
     Call,
     Crack,
-    IllegalAction,
     Move,
     Name,
     NoCrack,
@@ -39,6 +38,7 @@ from sheepshead.actions import (
 )
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
 from sheepshead.deal import deal_cards
+from sheepshead.refusals import IllegalAction, Refusal
 from sheepshead.rules import (
     JdPickerHolds,
     LeasterBlind,
@@ -46,8 +46,6 @@ from sheepshead.rules import (
     PartnerRule,
     Result,
     Rules,
-    picker_result,
-    picker_scores,
 )
 
 if TYPE_CHECKING:
@@ -56,6 +54,10 @@ if TYPE_CHECKING:
 _TEXT = attrgetter("text")
 JD = Card(Rank.JACK, Suit.DIAMONDS)
 JH = Card(Rank.JACK, Suit.HEARTS)
+
+
+def _not_now(move: Move) -> Refusal:
+    return Refusal("not-now", {"seat": move.seat, "action": str(move.action)})
 
 
 class Phase(StrEnum):
@@ -142,6 +144,15 @@ class Game:
     #: Index of the trick in which the called suit was first led, None before.
     called_led_at: int | None
     _legal: tuple[Action, ...] | None
+    # The same state in the rules kernel's terms (``kernel.py``): each seat's cards as a
+    # mask, the suit key led (-1 before a lead), and the call's duties.
+    _masks: tuple[int, ...]
+    _led: int
+    _called: int
+    _cs: int
+    _unk: int
+    _ten: bool
+    _called_led: int
 
     # Construction -------------------------------------------------------
 
@@ -231,6 +242,13 @@ class Game:
             called_suit=None,
             called_led_at=None,
             _legal=None,
+            _masks=tuple(kernel.mask_of(h) for h in hand_tuples),
+            _led=-1,
+            _called=0,
+            _cs=kernel.NO_SUIT,
+            _unk=0,
+            _ten=False,
+            _called_led=-1,
         )
         return game
 
@@ -291,7 +309,9 @@ class Game:
         phase = self.phase
         if phase is Phase.PLAYING:
             # Hands are kept in text order, so legal cards come out sorted already.
-            return tuple(map(PLAYS.__getitem__, self.legal_cards()))
+            assert self.turn is not None
+            mask = self._legal_mask(self.turn)
+            return tuple([PLAYS[c] for c in self.hands[self.turn] if c.bit & mask])
         if phase is Phase.PICKING:
             if self.turn == self.dealer and self.rules.nobody_picks is NobodyPicks.FORCED_PICK:
                 return (PICK,)
@@ -343,80 +363,39 @@ class Game:
             calls.append(ALONE)
         return calls
 
-    def _duty_card(self, seat: int) -> Card | None:
-        """The card this seat must keep until the called suit is first led, if any."""
-        suit = self.called_suit
-        if suit is None or self.called_led_at is not None:
-            return None
-        hand = self.hands[seat]
-        called = self.called
-        if called is not None and called in hand:
-            return called
-        if seat != self.picker:
-            return None
-        if self.unknown is not None:
-            return self.unknown
-        assert called is not None
-        if called.rank is Rank.TEN:
-            return ace_of(suit)
-        holding = [c for c in hand if c.fail_suit is suit]
-        return holding[0] if len(holding) == 1 else None
-
-    def _follows_as(self, seat: int, card: Card) -> Suit | None:
-        """The suit a card counts as: the unknown counts as the called suit."""
-        if card is self.unknown and seat == self.picker:
-            return self.called_suit
-        return card.fail_suit
-
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat to act may play now (in hand order)."""
         if self.phase is not Phase.PLAYING:
             return ()
         seat = self.turn
         assert seat is not None
-        hand = self.hands[seat]
-        if len(hand) == 1:
-            return hand
-        suit = self.called_suit
-        led_cards = self.trick_cards
-        if not led_cards:
-            if suit is not None and self.called_led_at is None:
-                called = self.called
-                assert called is not None
-                # The partner may lead the called suit only with the called card;
-                # the ten caller, only with that suit's ace.
-                if called in hand:
-                    return tuple(c for c in hand if c.fail_suit is not suit or c is called)
-                if seat == self.picker and called.rank is Rank.TEN:
-                    ace = ace_of(suit)
-                    return tuple(c for c in hand if c.fail_suit is not suit or c is ace)
-            return hand
-        led = self._follows_as(self.trick_leader, led_cards[0])
-        if self.unknown is not None and seat == self.picker:
-            follow = tuple(c for c in hand if self._follows_as(seat, c) is led)
-        else:
-            follow = tuple(c for c in hand if c.fail_suit is led)
-        if follow:
-            if suit is not None and led is suit and self.called_led_at == len(self.tricks):
-                called = self.called
-                assert called is not None
-                if called in follow:
-                    return (called,)
-                if seat == self.picker and called.rank is Rank.TEN:
-                    ace = ace_of(suit)
-                    if ace in follow:
-                        return (ace,)
-            return follow
-        duty = self._duty_card(seat)
-        if duty is not None:
-            return tuple(c for c in hand if c is not duty)
-        return hand
+        mask = self._legal_mask(seat)
+        return tuple([c for c in self.hands[seat] if c.bit & mask])
+
+    def _legal_mask(self, seat: int) -> int:
+        d = self.__dict__
+        return kernel.legal(
+            d["_masks"][seat],
+            d["_led"],
+            seat == d["picker"],
+            d["_called"],
+            d["_cs"],
+            d["_unk"],
+            d["_ten"],
+            d["_called_led"],
+            len(d["tricks"]),
+        )
 
     # Reasons ------------------------------------------------------------
 
-    def why_illegal(self, move: Move) -> str | None:
+    def refusal(self, move: Move) -> Refusal | None:
         """Why the seat may not take the action now, or None if it may (see ``refusals.py``)."""
-        return refusals.why_illegal(self, move)
+        return refusals.refusal(self, move)
+
+    def why_illegal(self, move: Move) -> str | None:
+        """The refusal's sentence, or None if the seat may take the action."""
+        found = refusals.refusal(self, move)
+        return None if found is None else str(found)
 
     # Applying actions ---------------------------------------------------
 
@@ -428,7 +407,8 @@ class Game:
         if seat is None:
             seat = self.turn
         if seat is None or seat != self.turn or action not in self.legal_actions():
-            raise IllegalAction(self.why_illegal(Move(-1 if seat is None else seat, action)) or "")
+            move = Move(-1 if seat is None else seat, action)
+            raise IllegalAction(self.refusal(move) or _not_now(move))
         moves = (*self.moves, Move(seat, action))
         if type(action) is Play:  # the common case, first
             return self._play(seat, action.card, moves)
@@ -447,7 +427,7 @@ class Game:
                 return self._evolve(
                     moves=moves, named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader
                 )
-        raise IllegalAction(f"unknown action {action!r}")  # pragma: no cover
+        raise IllegalAction(_not_now(Move(seat, action)))  # pragma: no cover
 
     def apply_move(self, move: Move) -> Game:
         return self.apply(move.action, move.seat)
@@ -460,7 +440,12 @@ class Game:
         hands = list(self.hands)
         hands[seat] = tuple(sorted(hands[seat] + self.blind, key=_TEXT))
         return self._evolve(
-            moves=moves, picker=seat, hands=tuple(hands), phase=Phase.BURYING, turn=seat
+            moves=moves,
+            picker=seat,
+            hands=tuple(hands),
+            _masks=tuple(kernel.mask_of(h) for h in hands),
+            phase=Phase.BURYING,
+            turn=seat,
         )
 
     def _pass(self, seat: int, moves: tuple[Move, ...]) -> Game:
@@ -475,7 +460,12 @@ class Game:
     def _bury(self, seat: int, cards: tuple[Card, ...], moves: tuple[Move, ...]) -> Game:
         hands = list(self.hands)
         hands[seat] = tuple(c for c in hands[seat] if c not in cards)
-        state = self._evolve(moves=moves, hands=tuple(hands), bury=cards)
+        state = self._evolve(
+            moves=moves,
+            hands=tuple(hands),
+            _masks=tuple(kernel.mask_of(h) for h in hands),
+            bury=cards,
+        )
         if self.rules.partner is PartnerRule.NONE:
             return state._after_call(moves, alone=True)
         return state._evolve(phase=Phase.CALLING)
@@ -490,9 +480,16 @@ class Game:
         partners = {holder}
         if self.rules.second_partner:
             partners.add((seat - 1) % self.players)
-        duty_suit = None if card.is_trump else card.suit
+        unknown = action.unknown
         return self._evolve(
-            called=card, unknown=action.unknown, called_suit=duty_suit, partners=frozenset(partners)
+            called=card,
+            unknown=unknown,
+            called_suit=card.fail_suit,
+            partners=frozenset(partners),
+            _called=card.bit,
+            _cs=kernel.duty_suit(card),
+            _unk=0 if unknown is None else unknown.bit,
+            _ten=card.rank is Rank.TEN,
         )._after_call(moves, alone=False)
 
     def _after_call(self, moves: tuple[Move, ...], alone: bool) -> Game:
@@ -519,26 +516,29 @@ class Game:
         held = hands[seat]
         at = held.index(card)
         hands[seat] = held[:at] + held[at + 1 :]
+        masks = list(state["_masks"])
+        masks[seat] &= ~card.bit
         cards = (*state["trick_cards"], card)
         tricks = state["tricks"]
-        if (
-            len(cards) == 1
-            and state["called_led_at"] is None
-            and state["called_suit"] is not None
-            and self._follows_as(seat, card) is state["called_suit"]
-        ):
-            state["called_led_at"] = len(tricks)
+        if len(cards) == 1:
+            led = state["_led"] = kernel.suit_of(card.bit, state["_unk"], state["_cs"])
+            if led == state["_cs"] and state["_called_led"] < 0:
+                state["_called_led"] = state["called_led_at"] = len(tricks)
         state["moves"] = moves
         state["hands"] = tuple(hands)
+        state["_masks"] = tuple(masks)
         state["_legal"] = None
         if len(cards) < n:
             state["trick_cards"] = cards
             state["turn"] = (seat + 1) % n
         else:
-            winner = self._winner(state["trick_leader"], cards)
-            tricks = state["tricks"] = (*tricks, Trick(state["trick_leader"], cards, winner))
+            leader = state["trick_leader"]
+            won = kernel.trick_winner([c.bit for c in cards], state["_unk"], state["_cs"])
+            winner = (leader + won) % n
+            tricks = state["tricks"] = (*tricks, Trick(leader, cards, winner))
             state["trick_cards"] = ()
             state["trick_leader"] = winner
+            state["_led"] = -1
             if len(tricks) == self.rules.tricks:
                 state["phase"], state["turn"] = Phase.DONE, None
             else:
@@ -546,24 +546,6 @@ class Game:
         new = object.__new__(Game)
         object.__setattr__(new, "__dict__", state)
         return new
-
-    def _winner(self, leader: int, cards: tuple[Card, ...]) -> int:
-        """The highest trump wins, else the highest card of the suit led; the unknown never wins."""
-        n = self.players
-        unknown = self.unknown
-        unknown_at = -1
-        if unknown is not None and unknown in cards and self.picker is not None:
-            unknown_at = (self.picker - leader) % n
-        led = self._follows_as(leader, cards[0])
-        best_at, best_power = -1, -1
-        for i, card in enumerate(cards):
-            if i == unknown_at:
-                continue
-            if (card.is_trump or card.fail_suit is led) and card.power > best_power:
-                best_at, best_power = i, card.power
-        if best_at < 0:  # only when the unknown led and nothing followed it
-            best_at = 1 if unknown_at == 0 else 0
-        return (leader + best_at) % n
 
     # Scoring ------------------------------------------------------------
 
@@ -577,16 +559,21 @@ class Game:
         if self.picker is None:
             return self._leaster_result()
         picker = self.picker
-        side = self.partners | {picker}
-        won = [t for t in self.tricks if t.winner in side]
+        side = 1 << picker
+        for partner in self.partners:
+            side |= 1 << partner
+        won = [t for t in self.tricks if side >> t.winner & 1]
         points = sum(t.points for t in won) + sum(c.points for c in self.bury)
-        result = picker_result(points, len(won), self.rules.tricks)
-        multiplier = self.multiplier * 2 ** len(self.cracks)
-        forced = self.rules.nobody_picks is NobodyPicks.FORCED_PICK and picker == self.dealer
-        bump = self.rules.double_on_the_bump and not (forced and not self.rules.forced_pick_bump)
-        if result.is_loss and bump:
-            multiplier *= 2
-        scores = picker_scores(n, picker, self.partners, result, multiplier)
+        result, scores, multiplier = kernel.picker_score(
+            n,
+            picker,
+            side,
+            points,
+            len(won),
+            self.rules.tricks,
+            kernel.hand_multiplier(self.multiplier, len(self.cracks)),
+            kernel.bumps(self.rules, picker, self.dealer),
+        )
         return HandResult(
             picker,
             tuple(sorted(self.partners)),
@@ -619,16 +606,8 @@ class Game:
         blind_seat = self.leaster_blind_seat()
         if blind_seat is not None:
             points[blind_seat] += sum(c.points for c in self.blind)
-        candidates = [s for s in range(n) if taken[s] or not self.rules.leaster_needs_trick]
-        low = min(points[s] for s in candidates)
-        winners = [s for s in candidates if points[s] == low]
         m = self.multiplier
-        if len(winners) == n:
-            scores = (0,) * n
-        else:
-            scores = tuple(
-                (n - len(winners)) * m if s in winners else -len(winners) * m for s in range(n)
-            )
+        scores = kernel.leaster_scores(points, taken, self.rules.leaster_needs_trick, m)
         return HandResult(
             None, (), False, True, self.tricks, tuple(points), Result.LEASTER, scores, m
         )

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import DBAPIError
 
 from sheepshead import bots, daily
-from sheepshead.actions import IllegalAction
+from sheepshead.refusals import IllegalAction
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
 from sheepshead.server.schemas import Conflict, Error
