@@ -572,7 +572,7 @@ class Game:
             len(won),
             self.rules.tricks,
             kernel.hand_multiplier(self.multiplier, len(self.cracks)),
-            kernel.bumps(self.rules, picker, self.dealer),
+            kernel.bumps(self.rules, picker == self.dealer),
         )
         return HandResult(
             picker,

@@ -275,10 +275,10 @@ def hand_multiplier(multiplier: int, cracks: int) -> int:
     return multiplier << cracks
 
 
-def bumps(rules: Rules, picker: int, dealer: int) -> bool:
-    """Whether a loss doubles (double on the bump): not for a forced pick when the
-    rules spare it."""
-    forced = rules.nobody_picks is NobodyPicks.FORCED_PICK and picker == dealer
+def bumps(rules: Rules, dealer_picked: bool) -> bool:
+    """Whether a loss doubles (double on the bump): not for a forced pick (the dealer
+    picking after everyone passed, under that rule) when the rules spare it."""
+    forced = rules.nobody_picks is NobodyPicks.FORCED_PICK and dealer_picked
     return rules.double_on_the_bump and not (forced and not rules.forced_pick_bump)
 
 
