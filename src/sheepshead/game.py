@@ -56,6 +56,10 @@ JD = Card(Rank.JACK, Suit.DIAMONDS)
 JH = Card(Rank.JACK, Suit.HEARTS)
 
 
+def _plays_of(cards: tuple[Card, ...]) -> tuple[Play, ...]:
+    return tuple([PLAYS[c] for c in cards])
+
+
 def _not_now(move: Move) -> Refusal:
     return Refusal("not-now", {"seat": move.seat, "action": str(move.action)})
 
@@ -124,10 +128,8 @@ class Game:
     multiplier: int
     dealt: tuple[tuple[Card, ...], ...]
     blind: tuple[Card, ...]
-    moves: tuple[Move, ...]
     phase: Phase
     turn: int | None
-    hands: tuple[tuple[Card, ...], ...]
     picker: int | None
     bury: tuple[Card, ...]
     called: Card | None
@@ -144,9 +146,17 @@ class Game:
     #: Index of the trick in which the called suit was first led, None before.
     called_led_at: int | None
     _legal: tuple[Action, ...] | None
+    #: In play, each seat's cards as its Play actions, in text order (``hands`` is read
+    #: from it then); None before the play, when ``_hands`` holds the cards.
+    _plays: tuple[tuple[Play, ...], ...] | None
+    _hands: tuple[tuple[Card, ...], ...] | None
+    # The moves are the previous state's and this step: ``moves`` is built when read.
+    _prev: Game | None
+    _step: tuple[int, Action] | None
+    _moves: tuple[Move, ...] | None
     # The same state in the rules kernel's terms (``kernel.py``): each seat's cards as a
     # mask, the suit key led (-1 before a lead), and the call's duties.
-    _masks: tuple[int, ...]
+    _masks: tuple[int, ...] | None
     _led: int
     _called: int
     _cs: int
@@ -216,6 +226,7 @@ class Game:
         multiplier: int,
     ) -> Game:
         n = rules.players
+        hands = tuple(tuple(sorted(h, key=_TEXT)) for h in hand_tuples)
         game = object.__new__(cls)
         game.__dict__.update(
             rules=rules,
@@ -224,10 +235,8 @@ class Game:
             multiplier=multiplier,
             dealt=hand_tuples,
             blind=blind_tuple,
-            moves=(),
             phase=Phase.PICKING,
             turn=(dealer + 1) % n,
-            hands=tuple(tuple(sorted(h, key=_TEXT)) for h in hand_tuples),
             picker=None,
             bury=(),
             called=None,
@@ -242,7 +251,12 @@ class Game:
             called_suit=None,
             called_led_at=None,
             _legal=None,
-            _masks=tuple(kernel.mask_of(h) for h in hand_tuples),
+            _plays=None,
+            _hands=hands,
+            _prev=None,
+            _step=None,
+            _moves=(),
+            _masks=None,
             _led=-1,
             _called=0,
             _cs=kernel.NO_SUIT,
@@ -264,6 +278,29 @@ class Game:
         return new
 
     # Facts --------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards now, in text order."""
+        d = self.__dict__
+        hands: tuple[tuple[Card, ...], ...] | None = d["_hands"]
+        if hands is None:
+            hands = d["_hands"] = tuple([tuple([p.card for p in ps]) for ps in d["_plays"]])
+        return hands
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move so far, in order."""
+        d = self.__dict__
+        moves: tuple[Move, ...] | None = d["_moves"]
+        if moves is None:
+            steps: list[tuple[int, Action]] = []
+            state = d
+            while state["_moves"] is None:
+                steps.append(state["_step"])
+                state = state["_prev"].__dict__
+            moves = d["_moves"] = state["_moves"] + tuple(Move(*s) for s in reversed(steps))
+        return moves
 
     @property
     def is_done(self) -> bool:
@@ -296,10 +333,34 @@ class Game:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the seat to act, sorted by text; () when done."""
-        legal = self._legal
+        d = self.__dict__
+        legal: tuple[Action, ...] | None = d["_legal"]
         if legal is None:
-            legal = self._compute_legal()
-            self.__dict__["_legal"] = legal
+            if d["phase"] is Phase.PLAYING:
+                # The common case, inline. Hands are kept in text order, so the legal
+                # cards come out sorted already.
+                if d["_plays"] is None:
+                    hands = d["_hands"]
+                    d["_plays"] = tuple([_plays_of(h) for h in hands])
+                    d["_masks"] = tuple([kernel.mask_of(h) for h in hands])
+                seat = d["turn"]
+                held = d["_plays"][seat]
+                hand = d["_masks"][seat]
+                mask = kernel.legal(
+                    hand,
+                    d["_led"],
+                    seat == d["picker"],
+                    d["_called"],
+                    d["_cs"],
+                    d["_unk"],
+                    d["_ten"],
+                    d["_called_led"],
+                    len(d["tricks"]),
+                )
+                legal = held if mask == hand else tuple([p for p in held if p.card.bit & mask])
+            else:
+                legal = self._compute_legal()
+            d["_legal"] = legal
         return legal
 
     def is_legal(self, action: Action) -> bool:
@@ -307,11 +368,6 @@ class Game:
 
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
-        if phase is Phase.PLAYING:
-            # Hands are kept in text order, so legal cards come out sorted already.
-            assert self.turn is not None
-            mask = self._legal_mask(self.turn)
-            return tuple([PLAYS[c] for c in self.hands[self.turn] if c.bit & mask])
         if phase is Phase.PICKING:
             if self.turn == self.dealer and self.rules.nobody_picks is NobodyPicks.FORCED_PICK:
                 return (PICK,)
@@ -373,6 +429,7 @@ class Game:
         return tuple([c for c in self.hands[seat] if c.bit & mask])
 
     def _legal_mask(self, seat: int) -> int:
+        self.legal_actions()  # makes the kernel's masks
         d = self.__dict__
         return kernel.legal(
             d["_masks"][seat],
@@ -404,30 +461,33 @@ class Game:
 
         ``seat``, when given, must be the seat to act (records name every action's seat).
         """
+        d = self.__dict__
+        turn = d["turn"]
         if seat is None:
-            seat = self.turn
-        if seat is None or seat != self.turn or action not in self.legal_actions():
+            seat = turn
+        legal = d["_legal"] or self.legal_actions()
+        if seat is None or seat != turn or action not in legal:
             move = Move(-1 if seat is None else seat, action)
             raise IllegalAction(self.refusal(move) or _not_now(move))
-        moves = (*self.moves, Move(seat, action))
         if type(action) is Play:  # the common case, first
-            return self._play(seat, action.card, moves)
+            return self._play(seat, action)
         match action:
             case Pick():
-                return self._pick(seat, moves)
+                new = self._pick(seat)
             case Pass():
-                return self._pass(seat, moves)
+                new = self._pass(seat)
             case Bury(cards):
-                return self._bury(seat, cards, moves)
+                new = self._bury(seat, cards)
             case Call() | Alone():
-                return self._call(seat, action, moves)
+                new = self._call(seat, action)
             case Crack() | NoCrack():
-                return self._crack(seat, isinstance(action, Crack), moves)
+                new = self._crack(seat, isinstance(action, Crack))
             case Name(trick):
-                return self._evolve(
-                    moves=moves, named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader
-                )
-        raise IllegalAction(_not_now(Move(seat, action)))  # pragma: no cover
+                new = self._evolve(named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader)
+            case _:  # pragma: no cover
+                raise IllegalAction(_not_now(Move(seat, action)))
+        new.__dict__.update(_prev=self, _step=(seat, action), _moves=None)
+        return new
 
     def apply_move(self, move: Move) -> Game:
         return self.apply(move.action, move.seat)
@@ -436,43 +496,41 @@ class Game:
     def _first_leader(self) -> int:
         return (self.dealer + 1) % self.players
 
-    def _pick(self, seat: int, moves: tuple[Move, ...]) -> Game:
+    def _pick(self, seat: int) -> Game:
         hands = list(self.hands)
         hands[seat] = tuple(sorted(hands[seat] + self.blind, key=_TEXT))
         return self._evolve(
-            moves=moves,
             picker=seat,
-            hands=tuple(hands),
-            _masks=tuple(kernel.mask_of(h) for h in hands),
+            **self._holding(hands),
             phase=Phase.BURYING,
             turn=seat,
         )
 
-    def _pass(self, seat: int, moves: tuple[Move, ...]) -> Game:
-        if seat != self.dealer:
-            return self._evolve(moves=moves, turn=(seat + 1) % self.players)
-        if self.rules.nobody_picks is NobodyPicks.DOUBLER:
-            return self._evolve(moves=moves, phase=Phase.DONE, turn=None)
-        if self.rules.leaster_blind is LeasterBlind.NAMED_TRICK:
-            return self._evolve(moves=moves, phase=Phase.NAMING, turn=self.dealer)
-        return self._evolve(moves=moves, phase=Phase.PLAYING, turn=self._first_leader)
+    @staticmethod
+    def _holding(hands: list[tuple[Card, ...]]) -> dict[str, Any]:
+        """The state's entries for each seat's cards (text order)."""
+        return {"_plays": None, "_hands": tuple(hands), "_masks": None}
 
-    def _bury(self, seat: int, cards: tuple[Card, ...], moves: tuple[Move, ...]) -> Game:
+    def _pass(self, seat: int) -> Game:
+        if seat != self.dealer:
+            return self._evolve(turn=(seat + 1) % self.players)
+        if self.rules.nobody_picks is NobodyPicks.DOUBLER:
+            return self._evolve(phase=Phase.DONE, turn=None)
+        if self.rules.leaster_blind is LeasterBlind.NAMED_TRICK:
+            return self._evolve(phase=Phase.NAMING, turn=self.dealer)
+        return self._evolve(phase=Phase.PLAYING, turn=self._first_leader)
+
+    def _bury(self, seat: int, cards: tuple[Card, ...]) -> Game:
         hands = list(self.hands)
         hands[seat] = tuple(c for c in hands[seat] if c not in cards)
-        state = self._evolve(
-            moves=moves,
-            hands=tuple(hands),
-            _masks=tuple(kernel.mask_of(h) for h in hands),
-            bury=cards,
-        )
+        state = self._evolve(bury=cards, **self._holding(hands))
         if self.rules.partner is PartnerRule.NONE:
-            return state._after_call(moves, alone=True)
+            return state._after_call(alone=True)
         return state._evolve(phase=Phase.CALLING)
 
-    def _call(self, seat: int, action: Action, moves: tuple[Move, ...]) -> Game:
+    def _call(self, seat: int, action: Action) -> Game:
         if isinstance(action, Alone):
-            return self._after_call(moves, alone=True)
+            return self._after_call(alone=True)
         assert isinstance(action, Call)
         card = action.card
         holder = self.holder_of(card)
@@ -490,32 +548,31 @@ class Game:
             _cs=kernel.duty_suit(card),
             _unk=0 if unknown is None else unknown.bit,
             _ten=card.rank is Rank.TEN,
-        )._after_call(moves, alone=False)
+        )._after_call(alone=False)
 
-    def _after_call(self, moves: tuple[Move, ...], alone: bool) -> Game:
+    def _after_call(self, alone: bool) -> Game:
         assert self.picker is not None
         if self.rules.cracking and self.picker != self.dealer:
             phase, turn = Phase.CRACKING, (self.picker + 1) % self.players
         else:
             phase, turn = Phase.PLAYING, self._first_leader
-        return self._evolve(moves=moves, alone=alone, phase=phase, turn=turn)
+        return self._evolve(alone=alone, phase=phase, turn=turn)
 
-    def _crack(self, seat: int, crack: bool, moves: tuple[Move, ...]) -> Game:
+    def _crack(self, seat: int, crack: bool) -> Game:
         cracks = (*self.cracks, seat) if crack else self.cracks
         if seat == self.dealer:
-            return self._evolve(
-                moves=moves, cracks=cracks, phase=Phase.PLAYING, turn=self._first_leader
-            )
-        return self._evolve(moves=moves, cracks=cracks, turn=(seat + 1) % self.players)
+            return self._evolve(cracks=cracks, phase=Phase.PLAYING, turn=self._first_leader)
+        return self._evolve(cracks=cracks, turn=(seat + 1) % self.players)
 
-    def _play(self, seat: int, card: Card, moves: tuple[Move, ...]) -> Game:
+    def _play(self, seat: int, action: Play) -> Game:
         # The hot path of every simulation: build the next state's dict directly.
         state = self.__dict__.copy()
         n = state["players"]
-        hands = list(state["hands"])
-        held = hands[seat]
-        at = held.index(card)
-        hands[seat] = held[:at] + held[at + 1 :]
+        card = action.card
+        plays = list(state["_plays"])
+        held = plays[seat]
+        at = held.index(action)
+        plays[seat] = held[:at] + held[at + 1 :]
         masks = list(state["_masks"])
         masks[seat] &= ~card.bit
         cards = (*state["trick_cards"], card)
@@ -524,10 +581,13 @@ class Game:
             led = state["_led"] = kernel.suit_of(card.bit, state["_unk"], state["_cs"])
             if led == state["_cs"] and state["_called_led"] < 0:
                 state["_called_led"] = state["called_led_at"] = len(tricks)
-        state["moves"] = moves
-        state["hands"] = tuple(hands)
+        state["_plays"] = tuple(plays)
+        state["_hands"] = None
         state["_masks"] = tuple(masks)
         state["_legal"] = None
+        state["_prev"] = self
+        state["_step"] = (seat, action)
+        state["_moves"] = None
         if len(cards) < n:
             state["trick_cards"] = cards
             state["turn"] = (seat + 1) % n

@@ -51,11 +51,19 @@ ABOVE: tuple[int, ...] = tuple(FULL & ~((2 << b) - 1) for b in range(32))
 ACE_BIT: tuple[int, ...] = (1 << 5, 1 << 11, 1 << 17)
 #: The suit key of each fail suit, and back.
 SUIT_KEY: dict[Suit, int] = {suit: key for key, suit in enumerate(FAIL_SUITS)}
+
+
+def _byte_points(k: int) -> tuple[int, ...]:
+    """Card points of each value of byte ``k`` of a mask: a value's points are those of
+    the value without its lowest bit, plus that bit's card's."""
+    table = [0] * 256
+    for v in range(1, 256):
+        table[v] = table[v & (v - 1)] + POINTS_AT[8 * k + (v & -v).bit_length() - 1]
+    return tuple(table)
+
+
 # Card points of each byte of a mask, so a trick's points take four lookups.
-_BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(POINTS_AT[8 * k + i] for i in range(8) if v >> i & 1) for v in range(256))
-    for k in range(4)
-)
+_BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(_byte_points(k) for k in range(4))
 
 
 def bit(card: Card) -> int:
