@@ -19,12 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheepshead.actions import IllegalAction, Move, Play, parse_move
+from sheepshead.actions import Move, Play, parse_move
 from sheepshead.bots import decide
 from sheepshead.bots.rng import Rng
 from sheepshead.cli import bot_answer
 from sheepshead.game import Game
 from sheepshead.record import to_record
+from sheepshead.refusals import IllegalAction
 from sheepshead.rules import PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parent.parent

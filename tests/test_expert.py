@@ -13,8 +13,9 @@ from sheepshead.bots.expert import ExpertBot, candidates, partners_of, sim_of
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
-from sheepshead.bots.sim import SimHand, bit, mask_of
+from sheepshead.bots.sim import SimHand
 from sheepshead.game import Game, Phase
+from sheepshead.kernel import bit, mask_of
 from sheepshead.rules import PRESETS, Rules
 
 # Dealer 4, so seat 0 leads and seat 4 plays last. Seat 2 will pick, bury 9D KC and

@@ -27,7 +27,6 @@ from sheepshead.actions import (
     Bury,
     Call,
     Crack,
-    IllegalAction,
     Move,
     Name,
     NoCrack,
@@ -38,6 +37,7 @@ from sheepshead.actions import (
 from sheepshead.cards import DECK, FAIL_SUITS, TRUMPS, Card, Rank, Suit, card_points
 from sheepshead.game import Game, Phase
 from sheepshead.record import dumps, loads, replay, to_record
+from sheepshead.refusals import IllegalAction
 from sheepshead.rules import PRESETS, JdPickerHolds, LeasterBlind, PartnerRule, Rules
 from sheepshead.view import FACE_DOWN
 

@@ -13,9 +13,10 @@ from random_hands import to_play as to_play
 from sheepshead.actions import Play
 from sheepshead.bots import decide
 from sheepshead.bots.playout import choose, playout
-from sheepshead.bots.sim import SimHand, bit, cards_of, mask_of, points_of
+from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card, parse_cards
 from sheepshead.game import Game, Phase
+from sheepshead.kernel import bit, cards_of, mask_of, points_of
 from sheepshead.rules import PRESETS
 
 

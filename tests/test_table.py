@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheepshead import bots
-from sheepshead.actions import Action, IllegalAction, Move, Play, parse_action
+from sheepshead.actions import Action, Move, Play, parse_action
 from sheepshead.cards import Card
 from sheepshead.deal import seed_commitment
 from sheepshead.game import Game
 from sheepshead.record import replay
+from sheepshead.refusals import IllegalAction
 from sheepshead.rules import PRESETS, Rules
 from sheepshead.table import (
     HUMAN,

@@ -19,7 +19,6 @@ __all__ = [
     "Bury",
     "Call",
     "Crack",
-    "IllegalAction",
     "Move",
     "Name",
     "NoCrack",
@@ -29,14 +28,6 @@ __all__ = [
     "parse_action",
     "parse_move",
 ]
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow here. ``reason`` says why, for a person."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,7 @@ _TRUMP_TEXT = ["QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "TD", "KD",
 class Card:
     """One of the 32 cards. Immutable and interned: compare with ``==`` or ``is``."""
 
-    __slots__ = ("fail_suit", "index", "is_trump", "points", "power", "rank", "suit", "text")
+    __slots__ = ("bit", "fail_suit", "index", "is_trump", "points", "power", "rank", "suit", "text")
 
     rank: Rank
     suit: Suit
@@ -101,6 +101,9 @@ class Card:
     #: Trick-taking strength: any trump (101..114) beats any fail card (1..6);
     #: fail cards compare only within the suit led.
     power: int
+    #: The card as a one-bit mask, the rules kernel's form (``kernel.py`` has the layout):
+    #: within a suit a higher bit is a stronger card, and every trump is above every fail card.
+    bit: int
 
     _all: ClassVar[dict[tuple[Rank, Suit], Card]] = {}
     _by_text: ClassVar[dict[str, Card]] = {}
@@ -117,6 +120,8 @@ class Card:
         text = f"{rank.value}{suit.value}"
         trump = text in _TRUMP_TEXT
         power = 114 - _TRUMP_TEXT.index(text) if trump else 6 - FAIL_RANKS.index(rank)
+        # Fail suits take bits 0-5 (clubs), 6-11 (spades), 12-17 (hearts); trumps 18-31.
+        position = 17 + power - 100 if trump else 6 * FAIL_SUITS.index(suit) + power - 1
         for name, value in (
             ("rank", rank),
             ("suit", suit),
@@ -126,6 +131,7 @@ class Card:
             ("is_trump", trump),
             ("fail_suit", None if trump else suit),
             ("power", power),
+            ("bit", 1 << position),
         ):
             object.__setattr__(card, name, value)
         return card

@@ -19,7 +19,6 @@ Python version, unlike the ``random`` module.
 
 from __future__ import annotations
 
-import hashlib
 import struct
 
 from sheepshead.cards import DECK, Card
@@ -28,40 +27,35 @@ ALGORITHM = "sheepshead-deal/1"
 _EIGHT_WORDS = struct.Struct(">8I")
 
 
-class _Stream:
-    """Unbiased draws from the SHA-256 counter stream of one seed."""
-
-    __slots__ = ("_counter", "_seed", "_words")
-
-    def __init__(self, seed: bytes) -> None:
-        self._seed = seed
-        self._counter = 0
-        self._words: list[int] = []
-
-    def _word(self) -> int:
-        if not self._words:
-            digest = hashlib.sha256(self._seed + self._counter.to_bytes(4, "big")).digest()
-            self._counter += 1
-            # Reversed so that pop() hands out the digest's words first to last.
-            self._words = list(reversed(_EIGHT_WORDS.unpack(digest)))
-        return self._words.pop()
-
-    def below(self, m: int) -> int:
-        limit = (1 << 32) - ((1 << 32) % m)
-        while True:
-            word = self._word()
-            if word < limit:
-                return word % m
+#: The rejection limit for a draw below m (step 3), for m = 2 .. 32.
+_LIMITS: tuple[int, ...] = tuple((1 << 32) - ((1 << 32) % m) if m else 0 for m in range(33))
 
 
 def shuffle(seed: bytes) -> tuple[Card, ...]:
     """The 32 cards in the order the seed shuffles them."""
     if not isinstance(seed, bytes):
         raise TypeError("a seed is bytes")
+    # Imported here: loading the hash library is a good part of the start-up of a
+    # command that deals nothing (``sheepshead check`` replays a record's cards).
+    from hashlib import sha256
+
     deck = list(DECK)
-    stream = _Stream(seed)
+    words: list[int] = []
+    counter = 0
+    at = 0
     for i in range(len(deck) - 1, 0, -1):
-        j = stream.below(i + 1)
+        limit = _LIMITS[i + 1]
+        while True:
+            if at == len(words):
+                # The stream's next eight words: SHA-256(seed || counter), counter 0, 1, ...
+                block = sha256(seed + counter.to_bytes(4, "big")).digest()
+                words.extend(_EIGHT_WORDS.unpack(block))
+                counter += 1
+            word = words[at]
+            at += 1
+            if word < limit:
+                break
+        j = word % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)
 
@@ -79,4 +73,6 @@ def deal_cards(
 
 def seed_commitment(seed: bytes) -> str:
     """The SHA-256 of a seed, in hex: shown before a hand, checked against the seed after."""
-    return hashlib.sha256(seed).hexdigest()
+    from hashlib import sha256
+
+    return sha256(seed).hexdigest()

@@ -16,7 +16,7 @@ from itertools import combinations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from sheepshead import refusals
+from sheepshead import kernel, refusals
 from sheepshead.actions import (
     ALONE,
     CRACK,
@@ -29,7 +29,6 @@ from sheepshead.actions import (
     Bury,
     Call,
     Crack,
-    IllegalAction,
     Move,
     Name,
     NoCrack,
@@ -39,6 +38,7 @@ from sheepshead.actions import (
 )
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
 from sheepshead.deal import deal_cards
+from sheepshead.refusals import IllegalAction, Refusal
 from sheepshead.rules import (
     JdPickerHolds,
     LeasterBlind,
@@ -46,8 +46,6 @@ from sheepshead.rules import (
     PartnerRule,
     Result,
     Rules,
-    picker_result,
-    picker_scores,
 )
 
 if TYPE_CHECKING:
@@ -56,6 +54,14 @@ if TYPE_CHECKING:
 _TEXT = attrgetter("text")
 JD = Card(Rank.JACK, Suit.DIAMONDS)
 JH = Card(Rank.JACK, Suit.HEARTS)
+
+
+def _plays_of(cards: tuple[Card, ...]) -> tuple[Play, ...]:
+    return tuple([PLAYS[c] for c in cards])
+
+
+def _not_now(move: Move) -> Refusal:
+    return Refusal("not-now", {"seat": move.seat, "action": str(move.action)})
 
 
 class Phase(StrEnum):
@@ -122,10 +128,8 @@ class Game:
     multiplier: int
     dealt: tuple[tuple[Card, ...], ...]
     blind: tuple[Card, ...]
-    moves: tuple[Move, ...]
     phase: Phase
     turn: int | None
-    hands: tuple[tuple[Card, ...], ...]
     picker: int | None
     bury: tuple[Card, ...]
     called: Card | None
@@ -142,6 +146,23 @@ class Game:
     #: Index of the trick in which the called suit was first led, None before.
     called_led_at: int | None
     _legal: tuple[Action, ...] | None
+    #: In play, each seat's cards as its Play actions, in text order (``hands`` is read
+    #: from it then); None before the play, when ``_hands`` holds the cards.
+    _plays: tuple[tuple[Play, ...], ...] | None
+    _hands: tuple[tuple[Card, ...], ...] | None
+    # The moves are the previous state's and this step: ``moves`` is built when read.
+    _prev: Game | None
+    _step: tuple[int, Action] | None
+    _moves: tuple[Move, ...] | None
+    # The same state in the rules kernel's terms (``kernel.py``): each seat's cards as a
+    # mask, the suit key led (-1 before a lead), and the call's duties.
+    _masks: tuple[int, ...] | None
+    _led: int
+    _called: int
+    _cs: int
+    _unk: int
+    _ten: bool
+    _called_led: int
 
     # Construction -------------------------------------------------------
 
@@ -205,6 +226,7 @@ class Game:
         multiplier: int,
     ) -> Game:
         n = rules.players
+        hands = tuple(tuple(sorted(h, key=_TEXT)) for h in hand_tuples)
         game = object.__new__(cls)
         game.__dict__.update(
             rules=rules,
@@ -213,10 +235,8 @@ class Game:
             multiplier=multiplier,
             dealt=hand_tuples,
             blind=blind_tuple,
-            moves=(),
             phase=Phase.PICKING,
             turn=(dealer + 1) % n,
-            hands=tuple(tuple(sorted(h, key=_TEXT)) for h in hand_tuples),
             picker=None,
             bury=(),
             called=None,
@@ -231,6 +251,18 @@ class Game:
             called_suit=None,
             called_led_at=None,
             _legal=None,
+            _plays=None,
+            _hands=hands,
+            _prev=None,
+            _step=None,
+            _moves=(),
+            _masks=None,
+            _led=-1,
+            _called=0,
+            _cs=kernel.NO_SUIT,
+            _unk=0,
+            _ten=False,
+            _called_led=-1,
         )
         return game
 
@@ -246,6 +278,29 @@ class Game:
         return new
 
     # Facts --------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards now, in text order."""
+        d = self.__dict__
+        hands: tuple[tuple[Card, ...], ...] | None = d["_hands"]
+        if hands is None:
+            hands = d["_hands"] = tuple([tuple([p.card for p in ps]) for ps in d["_plays"]])
+        return hands
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move so far, in order."""
+        d = self.__dict__
+        moves: tuple[Move, ...] | None = d["_moves"]
+        if moves is None:
+            steps: list[tuple[int, Action]] = []
+            state = d
+            while state["_moves"] is None:
+                steps.append(state["_step"])
+                state = state["_prev"].__dict__
+            moves = d["_moves"] = state["_moves"] + tuple(Move(*s) for s in reversed(steps))
+        return moves
 
     @property
     def is_done(self) -> bool:
@@ -278,10 +333,34 @@ class Game:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the seat to act, sorted by text; () when done."""
-        legal = self._legal
+        d = self.__dict__
+        legal: tuple[Action, ...] | None = d["_legal"]
         if legal is None:
-            legal = self._compute_legal()
-            self.__dict__["_legal"] = legal
+            if d["phase"] is Phase.PLAYING:
+                # The common case, inline. Hands are kept in text order, so the legal
+                # cards come out sorted already.
+                if d["_plays"] is None:
+                    hands = d["_hands"]
+                    d["_plays"] = tuple([_plays_of(h) for h in hands])
+                    d["_masks"] = tuple([kernel.mask_of(h) for h in hands])
+                seat = d["turn"]
+                held = d["_plays"][seat]
+                hand = d["_masks"][seat]
+                mask = kernel.legal(
+                    hand,
+                    d["_led"],
+                    seat == d["picker"],
+                    d["_called"],
+                    d["_cs"],
+                    d["_unk"],
+                    d["_ten"],
+                    d["_called_led"],
+                    len(d["tricks"]),
+                )
+                legal = held if mask == hand else tuple([p for p in held if p.card.bit & mask])
+            else:
+                legal = self._compute_legal()
+            d["_legal"] = legal
         return legal
 
     def is_legal(self, action: Action) -> bool:
@@ -289,9 +368,6 @@ class Game:
 
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
-        if phase is Phase.PLAYING:
-            # Hands are kept in text order, so legal cards come out sorted already.
-            return tuple(map(PLAYS.__getitem__, self.legal_cards()))
         if phase is Phase.PICKING:
             if self.turn == self.dealer and self.rules.nobody_picks is NobodyPicks.FORCED_PICK:
                 return (PICK,)
@@ -343,80 +419,40 @@ class Game:
             calls.append(ALONE)
         return calls
 
-    def _duty_card(self, seat: int) -> Card | None:
-        """The card this seat must keep until the called suit is first led, if any."""
-        suit = self.called_suit
-        if suit is None or self.called_led_at is not None:
-            return None
-        hand = self.hands[seat]
-        called = self.called
-        if called is not None and called in hand:
-            return called
-        if seat != self.picker:
-            return None
-        if self.unknown is not None:
-            return self.unknown
-        assert called is not None
-        if called.rank is Rank.TEN:
-            return ace_of(suit)
-        holding = [c for c in hand if c.fail_suit is suit]
-        return holding[0] if len(holding) == 1 else None
-
-    def _follows_as(self, seat: int, card: Card) -> Suit | None:
-        """The suit a card counts as: the unknown counts as the called suit."""
-        if card is self.unknown and seat == self.picker:
-            return self.called_suit
-        return card.fail_suit
-
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat to act may play now (in hand order)."""
         if self.phase is not Phase.PLAYING:
             return ()
         seat = self.turn
         assert seat is not None
-        hand = self.hands[seat]
-        if len(hand) == 1:
-            return hand
-        suit = self.called_suit
-        led_cards = self.trick_cards
-        if not led_cards:
-            if suit is not None and self.called_led_at is None:
-                called = self.called
-                assert called is not None
-                # The partner may lead the called suit only with the called card;
-                # the ten caller, only with that suit's ace.
-                if called in hand:
-                    return tuple(c for c in hand if c.fail_suit is not suit or c is called)
-                if seat == self.picker and called.rank is Rank.TEN:
-                    ace = ace_of(suit)
-                    return tuple(c for c in hand if c.fail_suit is not suit or c is ace)
-            return hand
-        led = self._follows_as(self.trick_leader, led_cards[0])
-        if self.unknown is not None and seat == self.picker:
-            follow = tuple(c for c in hand if self._follows_as(seat, c) is led)
-        else:
-            follow = tuple(c for c in hand if c.fail_suit is led)
-        if follow:
-            if suit is not None and led is suit and self.called_led_at == len(self.tricks):
-                called = self.called
-                assert called is not None
-                if called in follow:
-                    return (called,)
-                if seat == self.picker and called.rank is Rank.TEN:
-                    ace = ace_of(suit)
-                    if ace in follow:
-                        return (ace,)
-            return follow
-        duty = self._duty_card(seat)
-        if duty is not None:
-            return tuple(c for c in hand if c is not duty)
-        return hand
+        mask = self._legal_mask(seat)
+        return tuple([c for c in self.hands[seat] if c.bit & mask])
+
+    def _legal_mask(self, seat: int) -> int:
+        self.legal_actions()  # makes the kernel's masks
+        d = self.__dict__
+        return kernel.legal(
+            d["_masks"][seat],
+            d["_led"],
+            seat == d["picker"],
+            d["_called"],
+            d["_cs"],
+            d["_unk"],
+            d["_ten"],
+            d["_called_led"],
+            len(d["tricks"]),
+        )
 
     # Reasons ------------------------------------------------------------
 
-    def why_illegal(self, move: Move) -> str | None:
+    def refusal(self, move: Move) -> Refusal | None:
         """Why the seat may not take the action now, or None if it may (see ``refusals.py``)."""
-        return refusals.why_illegal(self, move)
+        return refusals.refusal(self, move)
+
+    def why_illegal(self, move: Move) -> str | None:
+        """The refusal's sentence, or None if the seat may take the action."""
+        found = refusals.refusal(self, move)
+        return None if found is None else str(found)
 
     # Applying actions ---------------------------------------------------
 
@@ -425,29 +461,33 @@ class Game:
 
         ``seat``, when given, must be the seat to act (records name every action's seat).
         """
+        d = self.__dict__
+        turn = d["turn"]
         if seat is None:
-            seat = self.turn
-        if seat is None or seat != self.turn or action not in self.legal_actions():
-            raise IllegalAction(self.why_illegal(Move(-1 if seat is None else seat, action)) or "")
-        moves = (*self.moves, Move(seat, action))
+            seat = turn
+        legal = d["_legal"] or self.legal_actions()
+        if seat is None or seat != turn or action not in legal:
+            move = Move(-1 if seat is None else seat, action)
+            raise IllegalAction(self.refusal(move) or _not_now(move))
         if type(action) is Play:  # the common case, first
-            return self._play(seat, action.card, moves)
+            return self._play(seat, action)
         match action:
             case Pick():
-                return self._pick(seat, moves)
+                new = self._pick(seat)
             case Pass():
-                return self._pass(seat, moves)
+                new = self._pass(seat)
             case Bury(cards):
-                return self._bury(seat, cards, moves)
+                new = self._bury(seat, cards)
             case Call() | Alone():
-                return self._call(seat, action, moves)
+                new = self._call(seat, action)
             case Crack() | NoCrack():
-                return self._crack(seat, isinstance(action, Crack), moves)
+                new = self._crack(seat, isinstance(action, Crack))
             case Name(trick):
-                return self._evolve(
-                    moves=moves, named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader
-                )
-        raise IllegalAction(f"unknown action {action!r}")  # pragma: no cover
+                new = self._evolve(named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader)
+            case _:  # pragma: no cover
+                raise IllegalAction(_not_now(Move(seat, action)))
+        new.__dict__.update(_prev=self, _step=(seat, action), _moves=None)
+        return new
 
     def apply_move(self, move: Move) -> Game:
         return self.apply(move.action, move.seat)
@@ -456,33 +496,41 @@ class Game:
     def _first_leader(self) -> int:
         return (self.dealer + 1) % self.players
 
-    def _pick(self, seat: int, moves: tuple[Move, ...]) -> Game:
+    def _pick(self, seat: int) -> Game:
         hands = list(self.hands)
         hands[seat] = tuple(sorted(hands[seat] + self.blind, key=_TEXT))
         return self._evolve(
-            moves=moves, picker=seat, hands=tuple(hands), phase=Phase.BURYING, turn=seat
+            picker=seat,
+            **self._holding(hands),
+            phase=Phase.BURYING,
+            turn=seat,
         )
 
-    def _pass(self, seat: int, moves: tuple[Move, ...]) -> Game:
-        if seat != self.dealer:
-            return self._evolve(moves=moves, turn=(seat + 1) % self.players)
-        if self.rules.nobody_picks is NobodyPicks.DOUBLER:
-            return self._evolve(moves=moves, phase=Phase.DONE, turn=None)
-        if self.rules.leaster_blind is LeasterBlind.NAMED_TRICK:
-            return self._evolve(moves=moves, phase=Phase.NAMING, turn=self.dealer)
-        return self._evolve(moves=moves, phase=Phase.PLAYING, turn=self._first_leader)
+    @staticmethod
+    def _holding(hands: list[tuple[Card, ...]]) -> dict[str, Any]:
+        """The state's entries for each seat's cards (text order)."""
+        return {"_plays": None, "_hands": tuple(hands), "_masks": None}
 
-    def _bury(self, seat: int, cards: tuple[Card, ...], moves: tuple[Move, ...]) -> Game:
+    def _pass(self, seat: int) -> Game:
+        if seat != self.dealer:
+            return self._evolve(turn=(seat + 1) % self.players)
+        if self.rules.nobody_picks is NobodyPicks.DOUBLER:
+            return self._evolve(phase=Phase.DONE, turn=None)
+        if self.rules.leaster_blind is LeasterBlind.NAMED_TRICK:
+            return self._evolve(phase=Phase.NAMING, turn=self.dealer)
+        return self._evolve(phase=Phase.PLAYING, turn=self._first_leader)
+
+    def _bury(self, seat: int, cards: tuple[Card, ...]) -> Game:
         hands = list(self.hands)
         hands[seat] = tuple(c for c in hands[seat] if c not in cards)
-        state = self._evolve(moves=moves, hands=tuple(hands), bury=cards)
+        state = self._evolve(bury=cards, **self._holding(hands))
         if self.rules.partner is PartnerRule.NONE:
-            return state._after_call(moves, alone=True)
+            return state._after_call(alone=True)
         return state._evolve(phase=Phase.CALLING)
 
-    def _call(self, seat: int, action: Action, moves: tuple[Move, ...]) -> Game:
+    def _call(self, seat: int, action: Action) -> Game:
         if isinstance(action, Alone):
-            return self._after_call(moves, alone=True)
+            return self._after_call(alone=True)
         assert isinstance(action, Call)
         card = action.card
         holder = self.holder_of(card)
@@ -490,55 +538,67 @@ class Game:
         partners = {holder}
         if self.rules.second_partner:
             partners.add((seat - 1) % self.players)
-        duty_suit = None if card.is_trump else card.suit
+        unknown = action.unknown
         return self._evolve(
-            called=card, unknown=action.unknown, called_suit=duty_suit, partners=frozenset(partners)
-        )._after_call(moves, alone=False)
+            called=card,
+            unknown=unknown,
+            called_suit=card.fail_suit,
+            partners=frozenset(partners),
+            _called=card.bit,
+            _cs=kernel.duty_suit(card),
+            _unk=0 if unknown is None else unknown.bit,
+            _ten=card.rank is Rank.TEN,
+        )._after_call(alone=False)
 
-    def _after_call(self, moves: tuple[Move, ...], alone: bool) -> Game:
+    def _after_call(self, alone: bool) -> Game:
         assert self.picker is not None
         if self.rules.cracking and self.picker != self.dealer:
             phase, turn = Phase.CRACKING, (self.picker + 1) % self.players
         else:
             phase, turn = Phase.PLAYING, self._first_leader
-        return self._evolve(moves=moves, alone=alone, phase=phase, turn=turn)
+        return self._evolve(alone=alone, phase=phase, turn=turn)
 
-    def _crack(self, seat: int, crack: bool, moves: tuple[Move, ...]) -> Game:
+    def _crack(self, seat: int, crack: bool) -> Game:
         cracks = (*self.cracks, seat) if crack else self.cracks
         if seat == self.dealer:
-            return self._evolve(
-                moves=moves, cracks=cracks, phase=Phase.PLAYING, turn=self._first_leader
-            )
-        return self._evolve(moves=moves, cracks=cracks, turn=(seat + 1) % self.players)
+            return self._evolve(cracks=cracks, phase=Phase.PLAYING, turn=self._first_leader)
+        return self._evolve(cracks=cracks, turn=(seat + 1) % self.players)
 
-    def _play(self, seat: int, card: Card, moves: tuple[Move, ...]) -> Game:
+    def _play(self, seat: int, action: Play) -> Game:
         # The hot path of every simulation: build the next state's dict directly.
         state = self.__dict__.copy()
         n = state["players"]
-        hands = list(state["hands"])
-        held = hands[seat]
-        at = held.index(card)
-        hands[seat] = held[:at] + held[at + 1 :]
+        card = action.card
+        plays = list(state["_plays"])
+        held = plays[seat]
+        at = held.index(action)
+        plays[seat] = held[:at] + held[at + 1 :]
+        masks = list(state["_masks"])
+        masks[seat] &= ~card.bit
         cards = (*state["trick_cards"], card)
         tricks = state["tricks"]
-        if (
-            len(cards) == 1
-            and state["called_led_at"] is None
-            and state["called_suit"] is not None
-            and self._follows_as(seat, card) is state["called_suit"]
-        ):
-            state["called_led_at"] = len(tricks)
-        state["moves"] = moves
-        state["hands"] = tuple(hands)
+        if len(cards) == 1:
+            led = state["_led"] = kernel.suit_of(card.bit, state["_unk"], state["_cs"])
+            if led == state["_cs"] and state["_called_led"] < 0:
+                state["_called_led"] = state["called_led_at"] = len(tricks)
+        state["_plays"] = tuple(plays)
+        state["_hands"] = None
+        state["_masks"] = tuple(masks)
         state["_legal"] = None
+        state["_prev"] = self
+        state["_step"] = (seat, action)
+        state["_moves"] = None
         if len(cards) < n:
             state["trick_cards"] = cards
             state["turn"] = (seat + 1) % n
         else:
-            winner = self._winner(state["trick_leader"], cards)
-            tricks = state["tricks"] = (*tricks, Trick(state["trick_leader"], cards, winner))
+            leader = state["trick_leader"]
+            won = kernel.trick_winner([c.bit for c in cards], state["_unk"], state["_cs"])
+            winner = (leader + won) % n
+            tricks = state["tricks"] = (*tricks, Trick(leader, cards, winner))
             state["trick_cards"] = ()
             state["trick_leader"] = winner
+            state["_led"] = -1
             if len(tricks) == self.rules.tricks:
                 state["phase"], state["turn"] = Phase.DONE, None
             else:
@@ -546,24 +606,6 @@ class Game:
         new = object.__new__(Game)
         object.__setattr__(new, "__dict__", state)
         return new
-
-    def _winner(self, leader: int, cards: tuple[Card, ...]) -> int:
-        """The highest trump wins, else the highest card of the suit led; the unknown never wins."""
-        n = self.players
-        unknown = self.unknown
-        unknown_at = -1
-        if unknown is not None and unknown in cards and self.picker is not None:
-            unknown_at = (self.picker - leader) % n
-        led = self._follows_as(leader, cards[0])
-        best_at, best_power = -1, -1
-        for i, card in enumerate(cards):
-            if i == unknown_at:
-                continue
-            if (card.is_trump or card.fail_suit is led) and card.power > best_power:
-                best_at, best_power = i, card.power
-        if best_at < 0:  # only when the unknown led and nothing followed it
-            best_at = 1 if unknown_at == 0 else 0
-        return (leader + best_at) % n
 
     # Scoring ------------------------------------------------------------
 
@@ -577,16 +619,21 @@ class Game:
         if self.picker is None:
             return self._leaster_result()
         picker = self.picker
-        side = self.partners | {picker}
-        won = [t for t in self.tricks if t.winner in side]
+        side = 1 << picker
+        for partner in self.partners:
+            side |= 1 << partner
+        won = [t for t in self.tricks if side >> t.winner & 1]
         points = sum(t.points for t in won) + sum(c.points for c in self.bury)
-        result = picker_result(points, len(won), self.rules.tricks)
-        multiplier = self.multiplier * 2 ** len(self.cracks)
-        forced = self.rules.nobody_picks is NobodyPicks.FORCED_PICK and picker == self.dealer
-        bump = self.rules.double_on_the_bump and not (forced and not self.rules.forced_pick_bump)
-        if result.is_loss and bump:
-            multiplier *= 2
-        scores = picker_scores(n, picker, self.partners, result, multiplier)
+        result, scores, multiplier = kernel.picker_score(
+            n,
+            picker,
+            side,
+            points,
+            len(won),
+            self.rules.tricks,
+            kernel.hand_multiplier(self.multiplier, len(self.cracks)),
+            kernel.bumps(self.rules, picker == self.dealer),
+        )
         return HandResult(
             picker,
             tuple(sorted(self.partners)),
@@ -619,16 +666,8 @@ class Game:
         blind_seat = self.leaster_blind_seat()
         if blind_seat is not None:
             points[blind_seat] += sum(c.points for c in self.blind)
-        candidates = [s for s in range(n) if taken[s] or not self.rules.leaster_needs_trick]
-        low = min(points[s] for s in candidates)
-        winners = [s for s in candidates if points[s] == low]
         m = self.multiplier
-        if len(winners) == n:
-            scores = (0,) * n
-        else:
-            scores = tuple(
-                (n - len(winners)) * m if s in winners else -len(winners) * m for s in range(n)
-            )
+        scores = kernel.leaster_scores(points, taken, self.rules.leaster_needs_trick, m)
         return HandResult(
             None, (), False, True, self.tricks, tuple(points), Result.LEASTER, scores, m
         )

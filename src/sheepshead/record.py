@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sheepshead.actions import IllegalAction, Move, parse_move
+from sheepshead.actions import Move, parse_move
 from sheepshead.cards import Card
 from sheepshead.game import Game, HandResult
+from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
 
 FORMAT = "sheepshead-hand/1"

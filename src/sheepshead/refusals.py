@@ -1,19 +1,25 @@
-"""Why the engine refuses an action, in one sentence a player can read.
+"""Why the engine refuses an action: a ``Refusal``, a code with its parameters.
 
-``why_illegal(game, move)`` backs ``Game.why_illegal`` (and so the reason that
-``Game.apply`` raises): "seat 3 must follow hearts", "the picker must keep a heart
-until hearts are led". The wording is part of the interface: the golden records,
-the rules table and the browser's ``words.js`` patterns match it byte for byte.
+``refusal(game, move)`` is the one check: it backs ``Game.why_illegal`` and the
+``IllegalAction`` that ``Game.apply`` raises. ``str(refusal)`` is the sentence a
+player reads ("seat 3 must follow hearts", "the picker must keep a heart until hearts
+are led"); that wording is part of the interface (the golden records match it byte
+for byte), while the page words the code and parameters in the player's language
+(``docs/api.md`` lists every code). A card's refusal comes from the rules kernel
+(``kernel.play_refusal``), which also gives the legal cards.
 
-This module sits below ``game.py``: it reads a ``Game``'s public state and two of
-its helpers (``_follows_as``, ``_duty_card``) but never imports it at run time, so
-there is no import cycle; ``Game`` is named here for type checking only.
+This module sits below ``game.py``: it reads a ``Game``'s public state but never
+imports it at run time, so there is no import cycle; ``Game`` is named here for type
+checking only.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from sheepshead import kernel
 from sheepshead.actions import (
     Action,
     Alone,
@@ -27,13 +33,109 @@ from sheepshead.actions import (
     Pick,
     Play,
 )
-from sheepshead.cards import Card, Rank, Suit, ace_of
+from sheepshead.cards import Card, Rank, Suit
 from sheepshead.rules import PartnerRule
 
 if TYPE_CHECKING:
     from sheepshead.game import Game
 
 _JD = Card(Rank.JACK, Suit.DIAMONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an action is refused: a code (see ``docs/api.md``) and its parameters
+    (seats and counts as numbers, cards as text, suits as a letter or "trump")."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return ENGLISH[self.code](self.params)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{code, params, text}``, as the API sends it."""
+        return {"code": self.code, "params": dict(self.params), "text": str(self)}
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here. ``refusal`` says why; ``reason`` is its
+    sentence, for a person."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        reason = str(refusal)
+        super().__init__(reason)
+        self.refusal = refusal
+        self.reason = reason
+
+
+def _who(p: Mapping[str, Any]) -> str:
+    return "the picker" if p["picker"] else f"seat {p['seat']}"
+
+
+def _suits(p: Mapping[str, Any]) -> str:
+    """A suit parameter in the plural: "hearts", or "trump"."""
+    suit = p["suit"]
+    return "trump" if suit == "trump" else Suit(suit).plural
+
+
+def _suit(p: Mapping[str, Any]) -> str:
+    return Suit(p["suit"]).word
+
+
+#: Each refusal code's English sentence, from its parameters.
+ENGLISH: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "hand-over": lambda p: "the hand is over",
+    "no-seat": lambda p: f"there is no seat {p['seat']} at a table of {p['players']}",
+    "not-your-turn": lambda p: f"it is seat {p['turn']}'s turn, not seat {p['seat']}'s",
+    "wrong-phase": lambda p: f"seat {p['seat']} must {_EXPECTED[p['phase']]} now, not {p['verb']}",
+    "dealer-must-pick": lambda p: "everyone else passed: the dealer must pick",
+    "bury-count": lambda p: f"the picker buries {p['size']} cards, not {p['count']}",
+    "bury-not-held": lambda p: f"the picker does not hold {p['card']}",
+    "bury-not-allowed": lambda p: "that bury is not allowed",
+    "alone-not-allowed": lambda p: "going alone is not allowed while a partner can be called",
+    "call-jd-held": lambda p: "the picker holds the jack of diamonds and cannot call it",
+    "call-jd-rule": lambda p: (
+        f"under the jack-of-diamonds rule the picker may {' or '.join(p['choices'])}"
+    ),
+    "call-held": lambda p: f"the picker holds {p['card']} and cannot call it",
+    "call-ten-not-played": lambda p: "the called ten is not played under these rules",
+    "call-ten-needs-aces": lambda p: (
+        "a ten may be called only by a picker who holds all three fail aces"
+    ),
+    "call-ten-needs-ace": lambda p: (
+        f"{p['card']} cannot be called: the picker must hold that suit's ace in hand"
+    ),
+    "call-not-ace": lambda p: f"{p['card']} cannot be called: call a fail ace, or a ten",
+    "call-needs-suit": lambda p: (
+        f"the picker must hold a {_suit(p)} to call {p['card']}"
+        + (" (or call it with an unknown card)" if p["unknown_allowed"] else "")
+    ),
+    "call-not-now": lambda p: f"{p['card']} cannot be called now",
+    "unknown-not-played": lambda p: "the unknown-card call is not played under these rules",
+    "unknown-has-suit": lambda p: (
+        f"the picker holds a {_suit(p)}: call {p['card']} without an unknown card"
+    ),
+    "unknown-not-held": lambda p: (
+        f"the unknown card must be in the picker's hand, and {p['unknown']} is not"
+    ),
+    "unknown-not-now": lambda p: "an unknown card may be called only when no ace can be called",
+    "partner-no-crack": lambda p: "the picker's partner may not crack",
+    "name-range": lambda p: f"name a trick from 1 to {p['tricks']}, not {p['trick']}",
+    "not-now": lambda p: f"seat {p['seat']} may not {p['action']} now",
+    # A card's refusals, from the rules kernel.
+    "not-held": lambda p: f"seat {p['seat']} does not hold {p['card']}",
+    "lead-only-with": lambda p: (
+        f"{_who(p)} may lead {_suits(p)} only with {p['card']} until {_suits(p)} are led"
+    ),
+    "must-follow": lambda p: f"{_who(p)} must follow {_suits(p)}",
+    "must-play-on-first-trick": lambda p: (
+        f"{_who(p)} must play {p['card']} on the first {_suit(p)} trick"
+    ),
+    "keep-unknown": lambda p: f"{_who(p)} must keep the unknown card until {_suits(p)} are led",
+    "keep-card": lambda p: f"{_who(p)} must keep {p['card']} until {_suits(p)} are led",
+    "keep-suit": lambda p: f"{_who(p)} must keep a {_suit(p)} until {_suits(p)} are led",
+}
 
 #: What the seat to act must do in each phase, and the actions that phase takes.
 #: Keyed by the ``Phase`` values: ``Phase`` is a StrEnum, so ``game.phase`` looks them up.
@@ -55,121 +157,112 @@ _PHASE_ACTIONS: dict[str, tuple[type[Action], ...]] = {
 }
 
 
-def _suit_word(suit: Suit | None) -> str:
-    return "trump" if suit is None else suit.plural
-
-
-def why_illegal(game: Game, move: Move) -> str | None:
-    """Why the seat may not take the action now, or None if it may."""
+def refusal(game: Game, move: Move) -> Refusal | None:
+    """Why the seat may not take the action now, or None if it may: the one check."""
     seat, action = move.seat, move.action
     if game.is_done:
-        return "the hand is over"
+        return Refusal("hand-over")
     if seat != game.turn:
         if not 0 <= seat < game.players:
-            return f"there is no seat {seat} at a table of {game.players}"
-        return f"it is seat {game.turn}'s turn, not seat {seat}'s"
+            return Refusal("no-seat", {"seat": seat, "players": game.players})
+        return Refusal("not-your-turn", {"turn": game.turn, "seat": seat})
+    phase = game.phase
+    if not isinstance(action, _PHASE_ACTIONS[phase]):
+        verb = str(action).split(" ", 1)[0]
+        return Refusal("wrong-phase", {"seat": seat, "phase": phase.value, "verb": verb})
+    if type(action) is Play:
+        return play_refusal(game, seat, action.card)
     if action in game.legal_actions():
         return None
-    return _reason(game, seat, action)
-
-
-def _reason(game: Game, seat: int, action: Action) -> str:
-    phase = game.phase
-    verb = str(action).split(" ", 1)[0]
-    if not isinstance(action, _PHASE_ACTIONS[phase]):
-        return f"seat {seat} must {_EXPECTED[phase]} now, not {verb}"
     match action:
         case Pass():
-            return "everyone else passed: the dealer must pick"
+            return Refusal("dealer-must-pick")
         case Bury(cards):
-            return _bury_reason(game, seat, cards)
+            return _bury_refusal(game, seat, cards)
         case Call() | Alone():
-            return _call_reason(game, action)
+            return _call_refusal(game, action)
         case Crack():
-            return "the picker's partner may not crack"
+            return Refusal("partner-no-crack")
         case Name(trick):
-            return f"name a trick from 1 to {game.rules.tricks}, not {trick}"
-        case Play(card):
-            return _play_reason(game, seat, card)
-    return f"seat {seat} may not {action} now"
+            return Refusal("name-range", {"tricks": game.rules.tricks, "trick": trick})
+    return Refusal("not-now", {"seat": seat, "action": str(action)})  # pragma: no cover
 
 
-def _bury_reason(game: Game, seat: int, cards: tuple[Card, ...]) -> str:
+def play_refusal(game: Game, seat: int, card: Card) -> Refusal | None:
+    """Why the seat to act may not play ``card`` now, or None if it may: the rules
+    kernel's check over the game's public state."""
+    hand = kernel.mask_of(game.hands[seat])
+    called = game.called
+    cs = kernel.duty_suit(called)
+    unk = 0 if game.unknown is None else game.unknown.bit
+    led = -1
+    if game.trick_cards:
+        led = kernel.suit_of(game.trick_cards[0].bit, unk, cs)
+    found = kernel.play_refusal(
+        hand,
+        card.bit,
+        led,
+        seat == game.picker,
+        0 if called is None else called.bit,
+        cs,
+        unk,
+        called is not None and called.rank is Rank.TEN,
+        -1 if game.called_led_at is None else game.called_led_at,
+        len(game.tricks),
+    )
+    if found is None:
+        return None
+    code, params = found
+    return Refusal(code, {"seat": seat, "picker": seat == game.picker, **params})
+
+
+def _bury_refusal(game: Game, seat: int, cards: tuple[Card, ...]) -> Refusal:
     size = game.rules.blind_size
     if len(cards) != size:
-        return f"the picker buries {size} cards, not {len(cards)}"
+        return Refusal("bury-count", {"size": size, "count": len(cards)})
     for card in cards:
         if card not in game.hands[seat]:
-            return f"the picker does not hold {card}"
-    return "that bury is not allowed"
+            return Refusal("bury-not-held", {"card": card.text})
+    return Refusal("bury-not-allowed")
 
 
-def _call_reason(game: Game, action: Action) -> str:
+def _call_refusal(game: Game, action: Action) -> Refusal:
     picker = game.picker
     assert picker is not None
     legal = game.legal_actions()
     if isinstance(action, Alone):
-        return "going alone is not allowed while a partner can be called"
+        return Refusal("alone-not-allowed")
     assert isinstance(action, Call)
     card = action.card
     rules = game.rules
+    text = card.text
     if rules.partner is PartnerRule.JACK_OF_DIAMONDS:
         if card is _JD and game.holds(picker, _JD):
-            return "the picker holds the jack of diamonds and cannot call it"
-        return f"under the jack-of-diamonds rule the picker may {' or '.join(map(str, legal))}"
+            return Refusal("call-jd-held")
+        return Refusal("call-jd-rule", {"choices": [str(a) for a in legal]})
     if game.holds(picker, card):
-        return f"the picker holds {card} and cannot call it"
+        return Refusal("call-held", {"card": text})
     if card.rank is Rank.TEN and not card.is_trump:
         if not rules.call_ten:
-            return "the called ten is not played under these rules"
+            return Refusal("call-ten-not-played")
         if not any(isinstance(a, Call) and a.card.rank is Rank.TEN for a in legal):
-            return "a ten may be called only by a picker who holds all three fail aces"
-        return f"{card} cannot be called: the picker must hold that suit's ace in hand"
+            return Refusal("call-ten-needs-aces")
+        return Refusal("call-ten-needs-ace", {"card": text})
     if card.rank is not Rank.ACE or card.is_trump:
-        return f"{card} cannot be called: call a fail ace, or a ten"
+        return Refusal("call-not-ace", {"card": text})
+    suit = card.suit.value
     has_suit = any(c.fail_suit is card.suit for c in game.hands[picker])
     if action.unknown is None:
         if not has_suit:
-            return f"the picker must hold a {card.suit.word} to call {card}" + (
-                " (or call it with an unknown card)"
-                if any(isinstance(a, Call) and a.unknown is not None for a in legal)
-                else ""
+            unknown_allowed = any(isinstance(a, Call) and a.unknown is not None for a in legal)
+            return Refusal(
+                "call-needs-suit", {"card": text, "suit": suit, "unknown_allowed": unknown_allowed}
             )
-        return f"{card} cannot be called now"
+        return Refusal("call-not-now", {"card": text})
     if not rules.call_unknown:
-        return "the unknown-card call is not played under these rules"
+        return Refusal("unknown-not-played")
     if has_suit:
-        return f"the picker holds a {card.suit.word}: call {card} without an unknown card"
+        return Refusal("unknown-has-suit", {"card": text, "suit": suit})
     if action.unknown not in game.hands[picker]:
-        return f"the unknown card must be in the picker's hand, and {action.unknown} is not"
-    return "an unknown card may be called only when no ace can be called"
-
-
-def _play_reason(game: Game, seat: int, card: Card) -> str:
-    hand = game.hands[seat]
-    if card not in hand:
-        return f"seat {seat} does not hold {card}"
-    suit = game.called_suit
-    who = "the picker" if seat == game.picker else f"seat {seat}"
-    if not game.trick_cards:
-        called = game.called
-        assert suit is not None and called is not None
-        keep = called if called in hand else ace_of(suit)
-        return f"{who} may lead {suit.plural} only with {keep} until {suit.plural} are led"
-    led = game._follows_as(game.trick_leader, game.trick_cards[0])
-    if game._follows_as(seat, card) is not led and any(
-        game._follows_as(seat, c) is led for c in hand
-    ):
-        return f"{who} must follow {_suit_word(led)}"
-    legal = game.legal_cards()
-    if len(legal) == 1 and legal[0] is not card and led is suit:
-        assert suit is not None
-        what = "the unknown card" if legal[0] is game.unknown else str(legal[0])
-        return f"{who} must play {what} on the first {suit.word} trick"
-    duty = game._duty_card(seat)
-    assert suit is not None
-    if duty is game.unknown:
-        return f"{who} must keep the unknown card until {suit.plural} are led"
-    if duty is game.called or (game.called is not None and game.called.rank is Rank.TEN):
-        return f"{who} must keep {duty} until {suit.plural} are led"
-    return f"{who} must keep a {suit.word} until {suit.plural} are led"
+        return Refusal("unknown-not-held", {"unknown": action.unknown.text})
+    return Refusal("unknown-not-now")

@@ -26,7 +26,6 @@ from sheepshead.actions import (
     Bury,
     Call,
     Crack,
-    IllegalAction,
     Move,
     Name,
     NoCrack,
@@ -41,6 +40,7 @@ from sheepshead.deal import seed_commitment
 from sheepshead.game import Game, HandResult
 from sheepshead.match import Match
 from sheepshead.record import result_json, to_record
+from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Result, Rules
 from sheepshead.view import FACE_DOWN, seat_view
 
@@ -270,9 +270,9 @@ class Table:
             action = parse_action(action_text)
         except ValueError as exc:
             raise BadAction(f"cannot read the action {action_text!r}: {exc}") from None
-        reason = game.why_illegal(Move(HUMAN, action))
-        if reason is not None:
-            raise IllegalAction(reason)
+        refusal = game.refusal(Move(HUMAN, action))
+        if refusal is not None:
+            raise IllegalAction(refusal)
         events: list[Event] = []
         return self._apply(action, events)._run_bots(events)
 

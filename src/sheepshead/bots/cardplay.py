@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sheepshead import kernel
 from sheepshead.actions import Play
 from sheepshead.bots.knowledge import Knowledge, SuitKey, beats
 from sheepshead.bots.rng import Rng
@@ -281,12 +282,7 @@ def _likely_winner(k: Knowledge, winners: list[Card], points: int) -> Card:
 
 
 def _led_of(trick: SeenTrick, k: Knowledge) -> SuitKey:
-    card = trick.cards[0]
-    if card is None or (
-        k.view.unknown is not None and card is k.view.unknown and trick.leader == k.picker
-    ):
-        return k.called_suit
-    return card.fail_suit
+    return kernel.counts_as(trick.cards[0], k.view.unknown, k.view.called)
 
 
 # Leasters -----------------------------------------------------------------------

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sheepshead import kernel
 from sheepshead.actions import Action, Bury, Call, Play, parse_move
 from sheepshead.bots.cardplay import absurd
 from sheepshead.bots.knowledge import Knowledge, beats, read_view
@@ -35,9 +36,10 @@ from sheepshead.bots.playout import playout
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler, World, plays_of
-from sheepshead.bots.sim import SimHand, bit, mask_of
+from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card, Rank
 from sheepshead.game import Game, Phase
+from sheepshead.kernel import bit, mask_of
 from sheepshead.view import SeatView
 
 __all__ = ["BUDGET", "WORLDS", "ExpertBot", "candidates", "partners_of", "sim_of"]
@@ -334,7 +336,7 @@ def sim_of(view: SeatView, world: World) -> SimHand:
         unknown=world.unknown,
         bury=world.bury,
         blind=world.blind or (),
-        multiplier=view.multiplier * 2 ** len(view.cracks),
+        multiplier=kernel.hand_multiplier(view.multiplier, len(view.cracks)),
         forced=picker == view.dealer,
         named_trick=view.named_trick,
     )

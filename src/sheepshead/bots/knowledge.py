@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sheepshead import kernel
 from sheepshead.cards import DECK, FAIL_SUITS, TRUMPS, Card, Rank, Suit, ace_of
 from sheepshead.game import Phase
 from sheepshead.rules import PartnerRule
@@ -181,39 +182,27 @@ class Knowledge:
         return 0
 
 
-def _follows_as(seat: int, card: Card | None, k_picker: int | None, view: SeatView) -> SuitKey:
-    """The suit a played card counts as: the unknown (face down, or the picker's own
-    marked card) counts as the called suit."""
-    if card is None:
-        called = view.called
-        return None if called is None else called.fail_suit
-    if view.unknown is not None and card is view.unknown and seat == k_picker:
-        called = view.called
-        return None if called is None else called.fail_suit
-    return card.fail_suit
-
-
 def _led_suit(trick: SeenTrick, k: Knowledge) -> SuitKey:
     if not trick.cards:
         return None
-    return _follows_as(trick.leader, trick.cards[0], k.picker, k.view)
+    return kernel.counts_as(trick.cards[0], k.view.unknown, k.view.called)
 
 
 def _best_of(
     plays: tuple[tuple[int, Card | None], ...], led: SuitKey, view: SeatView
 ) -> tuple[int | None, Card | None]:
+    """Who is winning the trick, and with what: the kernel's rule (``kernel.takes``)."""
+    led_key = kernel.TRUMP if led is None else kernel.SUIT_KEY[led]
+    unk = 0 if view.unknown is None else view.unknown.bit
     best_seat: int | None = None
     best: Card | None = None
+    best_pos = -1
     for seat, card in plays:
-        if card is None or (
-            view.unknown is not None and card is view.unknown and seat == view.picker
-        ):
-            continue  # the unknown card never wins
-        if best is None:
-            if card.is_trump or card.fail_suit is led:
-                best_seat, best = seat, card
-        elif beats(card, best, led):
-            best_seat, best = seat, card
+        if card is None:
+            continue  # the unknown card, face down, never wins
+        pos = card.bit.bit_length() - 1
+        if kernel.takes(pos, card.bit, led_key, best_pos, unk):
+            best_seat, best, best_pos = seat, card, pos
     return best_seat, best
 
 
@@ -240,7 +229,7 @@ def read_view(view: SeatView) -> Knowledge:
 
     def scan(trick: SeenTrick) -> SuitKey:
         nonlocal called_led, called_holder
-        led = _follows_as(trick.leader, trick.cards[0], picker, view)
+        led = kernel.counts_as(trick.cards[0], view.unknown, called)
         suits_led.add(led)
         if called_suit is not None and led is called_suit:
             called_led = True
@@ -250,7 +239,7 @@ def read_view(view: SeatView) -> Knowledge:
                 played.add(card)
                 if card is called:
                     called_holder = who
-            if i and _follows_as(who, card, picker, view) is not led:
+            if i and kernel.counts_as(card, view.unknown, called) is not led:
                 voids[who].add(led)
         return led
 

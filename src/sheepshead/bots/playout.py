@@ -10,7 +10,8 @@ playouts do not assume that anyone plays with open cards.
 
 from __future__ import annotations
 
-from sheepshead.bots.sim import (
+from sheepshead.bots.sim import SimHand
+from sheepshead.kernel import (
     ABOVE,
     ACE_BIT,
     CARD_AT,
@@ -18,7 +19,6 @@ from sheepshead.bots.sim import (
     POINTS_AT,
     SUIT_MASK,
     TRUMPS,
-    SimHand,
     high,
     low,
 )

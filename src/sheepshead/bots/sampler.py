@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sheepshead import kernel
 from sheepshead.bots.rng import Rng
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
 from sheepshead.game import Phase
@@ -282,10 +283,7 @@ class Sampler:
         voids: dict[int, set[Suit | None]] = {}
         trick_no = -1
         for seat, card, number in plays:
-            if card is None or (card is view.unknown and seat == picker):
-                follows: Suit | None = called_suit
-            else:
-                follows = _suit_key(card)
+            follows = kernel.counts_as(card, view.unknown, called)
             if number != trick_no:
                 trick_no, led = number, follows
                 continue
@@ -326,13 +324,11 @@ class Sampler:
         if called is None or called.is_trump:
             return None
         trick_no = -1
-        for seat, card, number in plays:
+        for _seat, card, number in plays:
             if number == trick_no:
                 continue
             trick_no = number
-            if card is None or (card is view.unknown and seat == view.picker):
-                return number
-            if card.fail_suit is called.suit:
+            if kernel.counts_as(card, view.unknown, called) is called.suit:
                 return number
         return None
 

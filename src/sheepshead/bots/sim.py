@@ -1,99 +1,23 @@
-"""A fast model of the play of one hand, for search: cards as bits, seats as ints.
+"""The play of one hand for search: cards as bits, seats as ints, rules from the kernel.
 
 The engine's ``Game`` is built for clarity and records; search plays tens of thousands
-of cards per decision, so this module re-states the play rules of ``rules.md`` over
-bitmasks. Property tests (``tests/test_sim.py``) hold it to agree exactly with
-``Game`` on legal cards, trick winners and scores for every preset.
-
-Bit layout (one int per set of cards): the fail suits take bits 0-5 (clubs), 6-11
-(spades) and 12-17 (hearts), each 7 8 9 K T A from low to high; the trumps take bits
-18-31, 7D up to QC. So a higher bit is a stronger card within a suit, and any trump
-outranks any fail card: the winner of a trick is the highest "eligible" bit.
+of cards per decision, so ``SimHand`` keeps a hand as a few mutable ints and lists. It
+states no rule of its own: legal cards, the suit a card follows as, who takes a trick
+and the scores all come from the rules kernel (``kernel.py``, which also has the bit
+layout), as they do for ``Game``. What it adds is bookkeeping the playout policy reads
+(voids shown, suits led, who knows whose side). ``tests/test_sim.py`` checks the glue:
+it agrees with ``Game`` on legal cards, trick winners and scores for every preset.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sheepshead.cards import DECK, Card
+from sheepshead import kernel
+from sheepshead.cards import Card
 from sheepshead.game import Game
-from sheepshead.rules import (
-    RESULT_MULTIPLIER,
-    LeasterBlind,
-    NobodyPicks,
-    Rules,
-    picker_result,
-)
-
-#: Suit keys: 0 clubs, 1 spades, 2 hearts (fail), 3 trump.
-TRUMP = 3
-FULL = (1 << 32) - 1
-
-
-def _bit_of(card: Card) -> int:
-    if card.is_trump:
-        return 18 + card.power - 101
-    assert card.fail_suit is not None
-    return 6 * "CSH".index(card.fail_suit.value) + card.power - 1
-
-
-#: Bit position of each card, by ``Card.index``.
-BIT_BY_INDEX: tuple[int, ...] = tuple(_bit_of(c) for c in DECK)
-#: The card at each bit position.
-CARD_AT: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: BIT_BY_INDEX[c.index]))
-POINTS_AT: tuple[int, ...] = tuple(c.points for c in CARD_AT)
-SUIT_AT: tuple[int, ...] = tuple(TRUMP if b >= 18 else b // 6 for b in range(32))
-SUIT_MASK: tuple[int, ...] = (0x3F, 0x3F << 6, 0x3F << 12, FULL & ~((1 << 18) - 1))
-TRUMPS = SUIT_MASK[TRUMP]
-FAIL = FULL & ~TRUMPS
-#: Cards worth 10 or 11: the aces and tens (AD and TD included).
-ACES_TENS = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
-#: Bits strictly above each bit.
-ABOVE: tuple[int, ...] = tuple(FULL & ~((2 << b) - 1) for b in range(32))
-#: The ace and ten of each fail suit, as bits.
-ACE_BIT: tuple[int, ...] = (1 << 5, 1 << 11, 1 << 17)
-# Card points of each byte of a mask, so a trick's points take four lookups.
-_BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(POINTS_AT[8 * k + i] for i in range(8) if v >> i & 1) for v in range(256))
-    for k in range(4)
-)
-
-
-def bit(card: Card) -> int:
-    """The one-bit mask of a card."""
-    return 1 << BIT_BY_INDEX[card.index]
-
-
-def mask_of(cards: Iterable[Card]) -> int:
-    m = 0
-    for card in cards:
-        m |= 1 << BIT_BY_INDEX[card.index]
-    return m
-
-
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, weakest bit first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARD_AT[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
-
-
-def points_of(mask: int) -> int:
-    bp = _BYTE_POINTS
-    return bp[0][mask & 255] + bp[1][mask >> 8 & 255] + bp[2][mask >> 16 & 255] + bp[3][mask >> 24]
-
-
-def high(mask: int) -> int:
-    """The strongest card (bit) of a non-empty mask."""
-    return 1 << (mask.bit_length() - 1)
-
-
-def low(mask: int) -> int:
-    """The weakest card (bit) of a non-empty mask."""
-    return mask & -mask
+from sheepshead.kernel import SUIT_MASK, mask_of, points_of
+from sheepshead.rules import LeasterBlind, Rules
 
 
 class SimHand:
@@ -228,9 +152,9 @@ class SimHand:
         self.side = 0 if picker is None else (1 << picker)
         for p in self.partners:
             self.side |= 1 << p
-        self.called = 0 if called is None else bit(called)
-        self.cs = -1 if called is None or called.is_trump else SUIT_AT[BIT_BY_INDEX[called.index]]
-        self.unk = 0 if unknown is None else bit(unknown)
+        self.called = 0 if called is None else called.bit
+        self.cs = kernel.duty_suit(called)
+        self.unk = 0 if unknown is None else unknown.bit
         self.ten_call = called is not None and called.rank.value == "T"
         self.called_led = -1
         self.bury = mask_of(bury) if picker is not None else 0
@@ -242,9 +166,7 @@ class SimHand:
         self.named_winner = -1
         self.needs_trick = rules.leaster_needs_trick
         self.multiplier = multiplier
-        self.bump = rules.double_on_the_bump and not (
-            forced and rules.nobody_picks is NobodyPicks.FORCED_PICK and not rules.forced_pick_bump
-        )
+        self.bump = kernel.bumps(rules, forced)
         self.total_tricks = rules.tricks
         self.trick_no = 0
         self.leader = leader
@@ -362,48 +284,19 @@ class SimHand:
     # Rules of play --------------------------------------------------------
 
     def legal(self) -> int:
-        """The cards the seat to act may play, as a mask (mirrors ``Game.legal_cards``)."""
+        """The cards the seat to act may play, as a mask (``kernel.legal``)."""
         seat = self.turn
-        hand = self.hands[seat]
-        if hand & (hand - 1) == 0:
-            return hand
-        cs = self.cs
-        pending = cs >= 0 and self.called_led < 0
-        if not self.trick:
-            if pending:
-                called = self.called
-                if hand & called:
-                    return hand & ~(SUIT_MASK[cs] & ~called)
-                if self.ten_call and seat == self.picker:
-                    return hand & ~(SUIT_MASK[cs] & ~ACE_BIT[cs])
-            return hand
-        led = self.led
-        unk = self.unk
-        if unk and seat == self.picker:
-            follow = hand & ~unk & SUIT_MASK[led]
-            if led == cs:
-                follow |= hand & unk
-        else:
-            follow = hand & SUIT_MASK[led]
-        if follow:
-            if led == cs and self.called_led == self.trick_no:
-                if follow & self.called:
-                    return self.called
-                if self.ten_call and seat == self.picker and follow & ACE_BIT[cs]:
-                    return ACE_BIT[cs]
-            return follow
-        if pending:
-            if hand & self.called:
-                return hand & ~self.called
-            if seat == self.picker:
-                if unk:
-                    return hand & ~unk
-                if self.ten_call:
-                    return hand & ~ACE_BIT[cs]
-                holding = hand & SUIT_MASK[cs]
-                if holding and holding & (holding - 1) == 0:
-                    return hand & ~holding
-        return hand
+        return kernel.legal(
+            self.hands[seat],
+            self.led if self.trick else -1,
+            seat == self.picker,
+            self.called,
+            self.cs,
+            self.unk,
+            self.ten_call,
+            self.called_led,
+            self.trick_no,
+        )
 
     def play(self, card: int) -> None:
         """Play one card (a one-bit mask) for the seat to act. Does not check legality."""
@@ -413,18 +306,18 @@ class SimHand:
         self.played |= card
         trick = self.trick
         pos = card.bit_length() - 1
+        suit = kernel.suit_of(card, self.unk, self.cs)
         if not trick:
             self.leader = seat
-            led = self.cs if card == self.unk else SUIT_AT[pos]
-            self.led = led
+            led = self.led = suit
             if led == self.cs and self.called_led < 0:
                 self.called_led = self.trick_no
             self.best = -1
             self.best_seat = -1
-        elif (self.cs if card == self.unk else SUIT_AT[pos]) != self.led:
+        elif suit != self.led:
             self.voids[seat] |= SUIT_MASK[self.led]
         trick.append(card)
-        if card != self.unk and (pos >= 18 or SUIT_AT[pos] == self.led) and pos > self.best:
+        if kernel.takes(pos, card, self.led, self.best, self.unk):
             self.best = pos
             self.best_seat = seat
         if card == self.called:
@@ -465,18 +358,16 @@ class SimHand:
             return self._leaster_scores()
         side = self.side
         tricks = sum(t for s, t in enumerate(self.won_tricks) if side >> s & 1)
-        result = picker_result(self.side_points(), tricks, self.total_tricks)
-        win = result.is_win
-        m = RESULT_MULTIPLIER[result] * self.multiplier
-        if not win and self.bump:
-            m *= 2
-        each = m if win else -m
-        scores = [0] * n
-        for seat in range(n):
-            if seat != self.picker:
-                scores[seat] = each if side >> seat & 1 else -each
-        scores[self.picker] = -sum(scores)
-        return tuple(scores)
+        return kernel.picker_score(
+            n,
+            self.picker,
+            side,
+            self.side_points(),
+            tricks,
+            self.total_tricks,
+            self.multiplier,
+            self.bump,
+        )[1]
 
     def leaster_points(self) -> list[int]:
         points = self.won_points[:]
@@ -488,16 +379,9 @@ class SimHand:
         return points
 
     def _leaster_scores(self) -> tuple[int, ...]:
-        n = self.n
-        points = self.leaster_points()
-        candidates = [s for s in range(n) if self.won_tricks[s] or not self.needs_trick]
-        least = min(points[s] for s in candidates)
-        winners = [s for s in candidates if points[s] == least]
-        if len(winners) == n:
-            return (0,) * n
-        m = self.multiplier
-        k = len(winners)
-        return tuple((n - k) * m if s in winners else -k * m for s in range(n))
+        return kernel.leaster_scores(
+            self.leaster_points(), self.won_tricks, self.needs_trick, self.multiplier
+        )
 
     def own_points(self, seat: int) -> int:
         """Card points the seat's side took (a tie-break for search): in a leaster,
@@ -534,10 +418,10 @@ class SimHand:
             unknown=game.unknown,
             bury=game.bury,
             blind=game.blind,
-            multiplier=game.multiplier * 2 ** len(game.cracks),
+            multiplier=kernel.hand_multiplier(game.multiplier, len(game.cracks)),
             forced=picker == game.dealer,
             named_trick=game.named_trick,
         )
         for card in order:
-            sim.play(bit(card))
+            sim.play(card.bit)
         return sim

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from sheepshead.actions import IllegalAction
 from sheepshead.deal import deal_cards, seed_commitment
+from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
 from sheepshead.server import schemas
 from sheepshead.server.identity import PlayerDep

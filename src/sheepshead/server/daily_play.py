@@ -24,8 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import DBAPIError
 
 from sheepshead import bots, daily
-from sheepshead.actions import IllegalAction
 from sheepshead.names import player_label
+from sheepshead.refusals import IllegalAction
 from sheepshead.server.day_end import DayClock
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
