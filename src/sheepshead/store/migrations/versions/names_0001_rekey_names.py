@@ -7,7 +7,7 @@ recomputes every stored name's keys, and hides a name that today's rules refuse 
 that now looks like an older one (``store/name_keys.py`` says how).
 
 Revision ID: names_0001
-Revises: activity_0001
+Revises: flags_0001
 Create Date: 2026-12-01
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "names_0001"
-down_revision: str | None = "activity_0001"
+down_revision: str | None = "flags_0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
