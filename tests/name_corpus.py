@@ -219,6 +219,8 @@ REAL_NAMES: list[str] = [
     # Hangul, and Korean with Latin letters
     *("김민준", "이서연", "박지훈", "최유나", "정하늘", "강다은", "한국인", "윤서준"),
     *("Kim 민준", "Lee 서연"),
+    # Persian: a non-joiner between two Arabic letters that join (RFC 5892)
+    "مهدی\u200cزاده",
     # Japanese and Chinese
     *("山田太郎", "さくら", "タロウ", "李小龍", "王小芳"),
     # Digits and underscores

@@ -350,6 +350,7 @@ def test_a_bengali_name_may_use_joiners_where_they_shape_a_conjunct(raw: str) ->
         "\u200dরাব",  # at the start
         "র\u200d\u200d্যাব",  # two in a row
         "ক্\u200c",  # at the end
+        "سارا\u200cا",  # after an Arabic letter that joins on no left side
     ],
 )
 def test_a_joiner_anywhere_else_is_refused_as_invisible(raw: str) -> None:

@@ -174,9 +174,12 @@ NAMES = [
     ("A" * 25, "A name has at most 24 characters."),
     ("A" * 200, "A name has at most 24 characters."),
     ("A" * 201, "name: String should have at most 200 characters"),
-    ("Z" + "\u0301" * 10 + "ack", "Too many accents or marks on one letter."),
+    ("Z" + "\u0301" * 10 + "ack", "A letter cannot carry the same mark twice."),
+    ("Z\u0300\u0301\u0302\u0303ack", "Too many accents or marks on one letter."),
+    ("Robert\u3164", "A name cannot contain control or invisible characters (U+1160"),
     ("javascript:alert(1)", 'not ":" (colon)'),
-    ("admin", "That name is reserved"),
+    ("admin", "That name would pass for the site or its staff."),
+    ("Ann Bot", "That name would pass for a computer player."),
 ]
 
 

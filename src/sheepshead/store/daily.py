@@ -557,7 +557,7 @@ class DailyStore:
     def week(
         self, monday: date, sunday: date
     ) -> list[tuple[str, str | None, list[tuple[int, int]], int]]:
-        """Each player's days in the week: (player, shown name, [(mp, field)], total)."""
+        """Each player's days in the week: (player, name or None, [(mp, field)], total)."""
         query = (
             select(
                 DailyResult.player_id,
