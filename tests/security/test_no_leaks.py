@@ -21,8 +21,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 
-from api.helpers import Json, make_client
+from api.helpers import Json, TestClient, make_client
 from api.test_leaks import (
     TWO_PASSES,
     Bodies,
@@ -36,6 +37,8 @@ from sheepshead import daily
 from sheepshead.game import Game
 from sheepshead.record import replay
 from sheepshead.rules import PRESETS
+from sheepshead.server.identity import COOKIE
+from sheepshead.store.daily import DailyStore
 
 RULES: list[dict[str, Any]] = [
     *(PRESETS[name].to_record() for name in sorted(PRESETS)),
@@ -108,6 +111,20 @@ def test_hundreds_of_random_hands_never_show_a_hidden_card_or_seed(
     assert checked >= HANDS * 3
 
 
+def _daily_truth(app: FastAPI, client: TestClient, attempt_id: str, seed: bytes, deal: int) -> Json:
+    """The record of one deal of an attempt, from the day's seed and the stored moves."""
+    attempt = DailyStore(app.state.engine).attempt(attempt_id, client.cookies[COOKIE])
+    assert attempt is not None
+    dealt = daily.deal(seed, deal - 1)
+    return {
+        "format": "sheepshead-hand/1",
+        "dealer": dealt.dealer,
+        "hands": [[c.text for c in hand] for hand in dealt.dealt],
+        "blind": [c.text for c in dealt.blind],
+        "actions": list(attempt.moves[deal - 1]),
+    }
+
+
 def test_the_daily_deals_never_show_a_hidden_card_or_a_seed(make_app: MakeApp) -> None:
     app = make_app(**UNLIMITED)
     app.state.daily_clock = lambda: NOON
@@ -124,10 +141,13 @@ def test_the_daily_deals_never_show_a_hidden_card_or_a_seed(make_app: MakeApp) -
             start = (moves_of(state), response.text)
             state, bodies = play_and_record(client, rng, state, "/api/v1/daily/attempts", reads)
             bodies.append((moves_of(state), client.get("/api/v1/daily/board").text))
-            record = client.get(f"/api/v1/daily/attempts/{state['id']}/deals/{deal}/record")
-            assert record.status_code == 200
+            # A deal's record holds every hand: it waits for the day's end.
+            refused = client.get(f"/api/v1/daily/attempts/{state['id']}/deals/{deal}/record")
+            assert refused.status_code == 409
+            bodies.append((moves_of(state), refused.text))
             assert state["seed"] is None  # the deal is over, the day is not
-            check_bodies([start, *bodies], record.json(), [], day_secrets)
+            truth = _daily_truth(app, client, state["id"], day_seed, deal)
+            check_bodies([start, *bodies], truth, [], day_secrets)
             if deal < 5:
                 response = client.post(
                     f"/api/v1/daily/attempts/{state['id']}/next-deal",

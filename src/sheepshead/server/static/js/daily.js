@@ -52,7 +52,14 @@ function drawBar() {
       ? t("You have played today's five deals: your result is on the leaderboard.")
       : t("Replay finished: it counts on no board.");
   }
+  if (archiveDay && d.finished && compared !== state.id) {
+    compared = state.id;
+    drawCompare();
+  }
 }
+
+/** The replay last set beside the day's board: asked for once, when it finishes. */
+let compared = null;
 
 /** Before Start: the introduction, and no table (nothing has been dealt). */
 function showIntro(shown) {
@@ -159,7 +166,6 @@ async function nextDeal() {
   const state = store.table;
   if (!state || store.busy || store.overlay) return;
   if (archiveDay && finished(state)) {
-    await drawCompare();
     $("daily-done").scrollIntoView();
     return;
   }
