@@ -42,7 +42,7 @@ from sheepshead.game import Game, HandResult
 from sheepshead.match import Match
 from sheepshead.record import result_json, to_record
 from sheepshead.rules import Result, Rules
-from sheepshead.view import FACE_DOWN
+from sheepshead.view import FACE_DOWN, hand_worth
 
 __all__ = [
     "HUMAN",
@@ -319,6 +319,7 @@ class Table:
         """Everything seat 0 may know, as JSON (the API's TableState without its id)."""
         game = self.game
         over = self.hand_over
+        view = game.view(HUMAN)
         summary: dict[str, Any] | None = None
         if over:
             result = game.result()
@@ -337,7 +338,8 @@ class Table:
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": game.view(HUMAN).to_json(),
+            "view": view.to_json(),
+            "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
             "score_sheet": [_sheet_line(n, g) for n, g in enumerate(self.match.hands, start=1)],
             "seed_sha256": seed_commitment(self.seed),
