@@ -337,6 +337,8 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
     assert [d["seed"] for d in checked["deals"]] == secrets_hex[1:]
     revealed = ok(ann.get(f"/api/v1/daily/attempts/{state['id']}"))
     assert revealed["seed"] == secrets_hex[5]
+    # And the score sheet's links to check each deal have their seeds now.
+    assert [line["seed"] for line in revealed["score_sheet"]] == secrets_hex[1:]
 
 
 def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAPI) -> None:

@@ -341,7 +341,10 @@ class Table:
             "view": view.to_json(),
             "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
-            "score_sheet": [_sheet_line(n, g) for n, g in enumerate(self.match.hands, start=1)],
+            "score_sheet": [
+                _sheet_line(n, g, self.seeds[n - 1])
+                for n, g in enumerate(self.match.hands, start=1)
+            ],
             "seed_sha256": seed_commitment(self.seed),
             "seed": self.seed.hex() if over else None,
             "summary": summary,
@@ -404,7 +407,8 @@ def hand_events(game: Game) -> list[Event]:
     return events
 
 
-def _sheet_line(number: int, game: Game) -> dict[str, Any]:
+def _sheet_line(number: int, game: Game, seed: bytes) -> dict[str, Any]:
+    """A finished hand's line, with its deal's fingerprint and seed (to check the deal)."""
     result = game.result()
     assert result is not None
     return {
@@ -415,6 +419,8 @@ def _sheet_line(number: int, game: Game) -> dict[str, Any]:
         "result": result.result.value,
         "multiplier": result.multiplier,
         "scores": list(result.scores),
+        "seed_sha256": seed_commitment(seed),
+        "seed": seed.hex(),
     }
 
 

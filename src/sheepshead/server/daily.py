@@ -36,6 +36,7 @@ from sheepshead.server.daily_play import router as attempts_router
 from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
 from sheepshead.server.schemas import Error
 from sheepshead.store.daily import Day, NameTaken
+from sheepshead.table import names_for
 
 router = APIRouter(tags=["daily"])
 router.include_router(attempts_router)
@@ -438,7 +439,15 @@ def verify_daily_page(
             result = verify_json(svc, date_, seed)
         except HTTPException as exc:
             error = str(exc.detail)
-    return _render(request, "verify_daily.html", date=date_, seed=seed, result=result, error=error)
+    return _render(
+        request,
+        "verify_daily.html",
+        date=date_,
+        seed=seed,
+        result=result,
+        error=error,
+        names=names_for(daily.RULES.players),
+    )
 
 
 __all__ = ["router"]

@@ -55,6 +55,10 @@ class ScoreLine(BaseModel):
     result: str
     multiplier: int
     scores: list[int]
+    seed_sha256: str = Field(description="The SHA-256 of the hand's seed, shown at its deal")
+    seed: str | None = Field(
+        description="The hand's seed in hex (a daily deal's: once the day is over)"
+    )
 
 
 class Summary(BaseModel):

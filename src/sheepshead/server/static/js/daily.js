@@ -4,10 +4,10 @@
 // Like the table, it only shows what the server sends: no rules, no scores here.
 
 import { request } from "./api.js";
-import { moment, num, t } from "./i18n.js";
+import { num, t, zonedMoment } from "./i18n.js";
 import { openSummary } from "./dialogs.js";
 import { showHint } from "./input.js";
-import { $, focusDecision, render } from "./render.js";
+import { $, focusDecision, nextLabel, render } from "./render.js";
 import { legalSet, setTable, store } from "./state.js";
 import { bindTable, call, retry, say, show } from "./table.js";
 
@@ -88,7 +88,7 @@ function summary() {
   const link = $("summary-record");
   link.href = daily.recordUrl(state.id, state.hand_number);
   link.setAttribute("download", `sheepshead-daily-${state.daily.date}-deal-${state.hand_number}.json`);
-  $("summary-next").textContent = finished(state) ? t("See the leaderboard") : t("Next deal");
+  $("summary-next").textContent = nextLabel(state);
   // The table's note says a seed shows when the hand ends; a daily deal's waits for the day.
   const note = $("summary-body").querySelector(".fairness .small");
   if (note && !state.seed) {
@@ -127,9 +127,19 @@ async function startAttempt() {
   await handle(reply);
 }
 
+// The day turns at midnight in Chicago: said in Chicago's time and in the reader's,
+// each with its zone.
+const DAY_ZONE = "America/Chicago";
+
 function localTime() {
   const node = $("daily-next");
-  node.textContent = moment(node.getAttribute("datetime"));
+  const iso = node.getAttribute("datetime");
+  const chicago = zonedMoment(iso, DAY_ZONE);
+  const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  node.textContent =
+    here === DAY_ZONE
+      ? t("{chicago} (Chicago time, yours too)", { chicago })
+      : t("{chicago} in Chicago, {local} where you are", { chicago, local: zonedMoment(iso) });
 }
 
 async function boot() {
