@@ -7,6 +7,7 @@ and Bengali. States the dealing rarely gives are made by the engine (``positions
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,49 @@ def test_the_hand_and_the_prompt_are_in_view_at_every_decision(
     start_daily(page)
     check_in_view(page, "/daily")
     shot(page, artifacts, f"story-{size}-daily")
+    # The next day's start in Chicago's time and the reader's, each with its zone.
+    expect(page.locator("#daily-next")).to_have_text(
+        re.compile(r"12:00\s?AM C[SD]T in Chicago, .+ (UTC|GMT\S*) where you are")
+    )
+    # The daily game's settings change only the display: no house rule, no new game.
+    page.locator("#open-settings").click()
+    dialog_at_top(page, "#dlg-settings")
+    expect(page.locator("#set-pace")).to_be_visible()
+    for hidden in ("#set-preset", "#set-players", "#settings-new", "[name=cracking]"):
+        expect(page.locator(hidden)).to_be_hidden()
+    page.keyboard.press("Escape")
     assert visitor.errors == []
+
+
+def test_a_new_browser_names_the_standard_rules_and_turns_the_aids_on(
+    browser: Any, server: str
+) -> None:
+    for saved in (None, {"fourColour": False, "markTrumps": False, "level": "expert"}):
+        for visitor in visitor_for(browser, server, DESKTOP):
+            if saved is not None:
+                text = json.dumps(json.dumps(saved))
+                visitor.context.add_init_script(
+                    f"localStorage.setItem('sheepshead.settings.v1', {text})"
+                )
+            page = visitor.new_page()
+            page.goto("/play")
+            wait_idle(page)
+            page.locator("#open-settings").click()
+            form = page.locator("#settings-form")
+            aids = saved is None
+            assert form.locator("#set-preset").input_value() == "standard"
+            expect(form.locator("[name=fourColour]")).to_be_checked(checked=aids)
+            expect(form.locator("[name=markTrumps]")).to_be_checked(checked=aids)
+            assert page.evaluate("document.body.classList.contains('four-colour')") is aids
+            # Trumps (queens, jacks, diamonds) carry their gold corner only with the mark on.
+            cards = page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+            trumps = [c for c in cards if c[0] in "QJ" or c[1] == "D"]
+            expect(page.locator("#hand .card .tmark")).to_have_count(len(trumps) if aids else 0)
+            if saved is not None:
+                # Settings once saved are read, never rewritten.
+                stored = page.evaluate("localStorage.getItem('sheepshead.settings.v1')")
+                assert json.loads(stored) == saved
+            assert visitor.errors == []
 
 
 def dialog_at_top(page: Page, dialog: str) -> None:
