@@ -431,14 +431,20 @@ def verify_daily_page(
     svc: DailyDep,
     date_: Annotated[str | None, Query(alias="date", max_length=10)] = None,
     seed: Annotated[str | None, Query(max_length=128)] = None,
+    sha256: Annotated[str | None, Query(max_length=64)] = None,
 ) -> HTMLResponse:
+    """``sha256``: the fingerprint the link says was shown at the day's start (the
+    leaderboard's links pass it), compared with the seed's."""
     result: dict[str, Any] | None = None
     error: str | None = None
+    matches: bool | None = None
     if date_ and seed:
         try:
             result = verify_json(svc, date_, seed)
         except HTTPException as exc:
             error = str(exc.detail)
+    if result is not None and sha256:
+        matches = hmac.compare_digest(result["seed_sha256"], sha256.strip().lower())
     return _render(
         request,
         "verify_daily.html",
@@ -447,6 +453,8 @@ def verify_daily_page(
         result=result,
         error=error,
         names=names_for(daily.RULES.players),
+        sha256=sha256,
+        matches=matches,
     )
 
 
