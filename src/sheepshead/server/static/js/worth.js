@@ -42,8 +42,9 @@ export function sideText(table, worth) {
   const v = table.view;
   if (!worth || worth.side_points === null || worth.side_points === undefined) return "";
   const mine = v.picker === table.seat;
-  // Before the first lead only the picker has something to count (the bury).
-  if (v.phase !== "playing" && !(mine && worth.bury_points !== null)) return "";
+  // Before the first lead only the picker has something to count: the bury, once made.
+  const buried = mine && worth.bury_points !== null && v.phase !== "burying";
+  if (v.phase !== "playing" && !buried) return "";
   const points = num(worth.side_points);
   let line;
   if (mine && worth.bury_points !== null) {
