@@ -1,6 +1,6 @@
 # Sheepshead: the project's commands.
 #
-#   make run    set up, then serve the game (http://127.0.0.1:8000/)
+#   make run    install what serving needs, then serve the game (http://127.0.0.1:8000/)
 #   make test   set up, install the browser, lint, then run the whole pytest suite
 #
 # Everything runs from .venv; nothing is installed into the system Python.
@@ -16,6 +16,9 @@ PYTHON      ?= python3
 VENV        := .venv
 BIN         := $(VENV)/bin
 STAMP       := $(VENV)/.installed
+# `make run` installs only what serving needs (the `serve` extra), with its own stamp;
+# `make setup` (and so `make test`) installs everything, the dev tools included.
+SERVE_STAMP := $(VENV)/.installed-serve
 CHROMIUM    := /usr/bin/chromium
 APT_PACKAGES := chromium fonts-noto-core
 AXE         := tests/browser/axe/node_modules/axe-core/axe.min.js
@@ -34,7 +37,7 @@ APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Tim
 help:
 	@echo "make setup    create .venv and install the project with its dev tools (idempotent)"
 	@echo "make browser  install Debian's chromium + fonts if missing (apt-get), axe-core (npm ci)"
-	@echo "make run      setup, then serve the game at http://127.0.0.1:8000/"
+	@echo "make run      install what serving needs, then serve the game at http://127.0.0.1:8000/"
 	@echo "make lint     ruff check, ruff format --check, mypy (strict), lint-imports"
 	@echo "make test     setup + browser + lint + pytest (PYTEST_ARGS=... to pass options)"
 	@echo "make clean    remove caches and build artifacts (distclean also removes .venv)"
@@ -51,6 +54,16 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --progress-bar off -e '.[dev]'
+	touch $@
+
+# Only what serving needs. A full install (the stamp above) already has it.
+$(SERVE_STAMP): pyproject.toml | $(BIN)/python
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then \
+		echo "run: the full install already has what serving needs"; \
+	else \
+		$(BIN)/python -m pip install --quiet --upgrade pip; \
+		$(BIN)/python -m pip install --progress-bar off -e '.[serve]'; \
+	fi
 	touch $@
 
 # --- browser (for tests only) ------------------------------------------------
@@ -72,7 +85,7 @@ browser:
 
 # --- run -------------------------------------------------------------------
 
-run: setup
+run: $(SERVE_STAMP)
 	$(BIN)/sheepshead serve $(SERVE_ARGS)
 
 # --- lint ------------------------------------------------------------------

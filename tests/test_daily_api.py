@@ -329,6 +329,8 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
     assert [d["seed"] for d in checked["deals"]] == secrets_hex[1:]
     revealed = ok(ann.get(f"/api/v1/daily/attempts/{state['id']}"))
     assert revealed["seed"] == secrets_hex[5]
+    # And the score sheet's links to check each deal have their seeds now.
+    assert [line["seed"] for line in revealed["score_sheet"]] == secrets_hex[1:]
 
 
 def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAPI) -> None:
@@ -579,6 +581,14 @@ def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, cl
     assert "they DO NOT match" in wrong
     days = ok(ann.get("/api/v1/daily/days"))["days"]
     assert days[0]["date"] == "2025-06-01" and days[0]["seed"] == DAY_SEED.hex()
+    # The leaderboard's link passes the fingerprint shown at the day's start; the page
+    # compares it, and names the seats as the table does.
+    shown = {"date": "2025-06-01", "seed": DAY_SEED.hex(), "sha256": days[0]["commitment"]}
+    html = ann.get("/verify/daily", params=shown).text
+    assert "It matches the fingerprint shown at the deal." in html
+    assert ">Ann</span>" in html and ">You</span>" in html and "Seat 1" not in html
+    html = ann.get("/verify/daily", params={**shown, "sha256": "0" * 64}).text
+    assert "It does not match the fingerprint shown at the deal" in html
 
 
 def test_on_a_large_field_no_request_waits_for_the_boards_refresh(

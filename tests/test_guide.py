@@ -377,17 +377,35 @@ QUESTIONS = [
 ]
 
 
-@pytest.mark.parametrize("url", ["/guide/questions", "/"])
-def test_the_questions_are_answered_in_two_or_three_sentences(client: TestClient, url: str) -> None:
+#: What players ask once they have played: only the questions page answers these, first.
+TABLE_QUESTIONS = [
+    "What is schneider?",
+    "Why does the score sheet say “lost ×2”?",
+    "How do you win a leaster?",
+    "What is the unknown card?",
+    "What is cracking?",
+    "How is the daily game scored?",
+    "How do the computer players play?",
+    "Are the deals fair?",
+]
+
+
+@pytest.mark.parametrize(
+    ("url", "questions"),
+    [("/guide/questions", TABLE_QUESTIONS + QUESTIONS), ("/", QUESTIONS)],
+)
+def test_the_questions_are_answered_in_two_or_three_sentences(
+    client: TestClient, url: str, questions: list[str]
+) -> None:
     html = get(client, url)
     answers = re.findall(
         r"<summary><h[23]>(.*?)</h[23]></summary>\s*<p>(.*?)<a href=\"(/[^\"]*)\"", html, re.S
     )
-    assert [q for q, _, _ in answers] == QUESTIONS
+    assert [q for q, _, _ in answers] == questions
     for question, answer, link in answers:
         sentences = re.findall(r"[.?!](?:\s|$)", answer.strip())
         assert 2 <= len(sentences) <= 3, (question, answer)
-        assert link.startswith(("/guide", "/daily"))
+        assert link.startswith(("/guide", "/daily", "/leaderboard", "/verify", "/play"))
 
 
 def test_the_history_page_tells_the_seeds_account_and_credits_its_sources(

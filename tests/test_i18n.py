@@ -73,6 +73,7 @@ LATIN_IN_BENGALI = {
     "Eric", "Bushnell", "pagat", "com", "Pagat", "Wikipedia", "English", "Deutsch",
     "Ann", "Bob", "Cal", "Dot", "Eve", "Ada", "Ben", "Cora", "Dan",
     "SHA", "HMAC", "SHA256", "CC", "BY", "SA", "JavaScript", "UTC", "ten",
+    "Chicago", "CST", "CDT", "GMT",
     "card", "game", "json", "plain", "win", "one", "trick",
     "Q", "J", "K", "A", "m", "k", "w", "n", "T",
 }  # fmt: skip

@@ -10,6 +10,7 @@ import os
 import shutil
 import stat
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,36 @@ def test_make_test_runs_lint_types_import_contracts_and_pytest() -> None:
         assert command in dry.stdout, f"`make test` does not run {command}"
     # The lint checks come before pytest.
     assert dry.stdout.index("lint-imports") < dry.stdout.rindex("pytest")
+
+
+@needs_make
+def test_make_run_installs_only_what_serving_needs(tmp_path: Path) -> None:
+    """On a fresh clone (no .venv), `make run` installs the `serve` extra, with its own
+    stamp; `make test` installs the `dev` extra with the development tools."""
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+
+    def dry(target: str) -> str:
+        env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MAKELEVEL"}}
+        done = subprocess.run(
+            ["make", "--no-print-directory", "-n", target],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    run = dry("run")
+    assert "-e '.[serve]'" in run and ".[dev]" not in run, run
+    assert "touch .venv/.installed-serve" in run and "sheepshead serve" in run
+    test = dry("test")
+    assert "-e '.[dev]'" in test and ".installed-serve" not in test, test
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "serve" in extras["optional-dependencies"]
 
 
 @needs_make

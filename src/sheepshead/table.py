@@ -42,7 +42,7 @@ from sheepshead.match import Match
 from sheepshead.record import result_json, to_record
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Result, Rules
-from sheepshead.view import FACE_DOWN, seat_view
+from sheepshead.view import FACE_DOWN, hand_worth, seat_view
 
 __all__ = [
     "HUMAN",
@@ -324,6 +324,7 @@ class Table:
         """
         game = self.game
         over = self.hand_over
+        view = seat_view(game, HUMAN, sealed and over)
         summary: dict[str, Any] | None = None
         if over:
             result = game.result()
@@ -346,9 +347,13 @@ class Table:
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": seat_view(game, HUMAN, sealed and over).to_json(),
+            "view": view.to_json(),
+            "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
-            "score_sheet": [_sheet_line(n, g) for n, g in enumerate(self.match.hands, start=1)],
+            "score_sheet": [
+                _sheet_line(n, g, self.seeds[n - 1])
+                for n, g in enumerate(self.match.hands, start=1)
+            ],
             "seed_sha256": seed_commitment(self.seed),
             "seed": self.seed.hex() if over else None,
             "summary": summary,
@@ -411,7 +416,8 @@ def hand_events(game: Game) -> list[Event]:
     return events
 
 
-def _sheet_line(number: int, game: Game) -> dict[str, Any]:
+def _sheet_line(number: int, game: Game, seed: bytes) -> dict[str, Any]:
+    """A finished hand's line, with its deal's fingerprint and seed (to check the deal)."""
     result = game.result()
     assert result is not None
     return {
@@ -422,6 +428,8 @@ def _sheet_line(number: int, game: Game) -> dict[str, Any]:
         "result": result.result.value,
         "multiplier": result.multiplier,
         "scores": list(result.scores),
+        "seed_sha256": seed_commitment(seed),
+        "seed": seed.hex(),
     }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from sheepshead.actions import Action, Bury, Call, Move, Play
 from sheepshead.cards import Card, sorted_for_display
 from sheepshead.game import Game, HandResult, Phase
-from sheepshead.rules import Rules
+from sheepshead.rules import NobodyPicks, Rules
 
 #: How an unknown card played face down looks to the other seats.
 FACE_DOWN = "??"
@@ -216,4 +216,124 @@ def seat_view(game: Game, seat: int, sealed: bool = False) -> SeatView:
         trick=trick,
         moves=tuple(_public_move(game, seat, m, done, sealed) for m in game.moves),
         result=game.result(),
+    )
+
+
+# What the hand is worth, as one seat knows it ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Doubling:
+    """One thing that multiplied the hand: ``times`` over, for ``reason`` (``doubler``:
+    the hand follows a thrown-in one; ``crack``: ``seat`` cracked; ``bump``: the
+    picker's side lost with double on the bump)."""
+
+    reason: str
+    times: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandWorth:
+    """The state of the hand for the table to show, made from a ``SeatView`` alone, so it
+    cannot tell a seat anything its view does not.
+
+    ``kind``: ``picking`` (nobody has picked yet), ``picker`` (a picker with a partner,
+    or before the call), ``alone``, ``leaster`` or ``thrown-in``.
+    ``side_points``: card points in the tricks won by the seats this seat knows to be on
+    the picker's side (the bury too, for the picker only); None with no picker, and in a
+    finished hand the scored total. ``face_down``: one of those tricks holds the unknown
+    card face down, whose points are not in the sum. ``bury_points``: the picker's own.
+    ``multiplier``: what the scores are multiplied by as far as known now (the bump
+    only once the hand is lost), with its ``doublings``; ``bump_if_lost``: a loss of
+    the picker's side would double it again.
+    """
+
+    kind: str
+    side_points: int | None
+    face_down: bool
+    bury_points: int | None
+    multiplier: int
+    doublings: tuple[Doubling, ...]
+    bump_if_lost: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "side_points": self.side_points,
+            "face_down": self.face_down,
+            "bury_points": self.bury_points,
+            "multiplier": self.multiplier,
+            "doublings": [
+                {"reason": d.reason, "times": d.times, "seat": d.seat} for d in self.doublings
+            ],
+            "bump_if_lost": self.bump_if_lost,
+        }
+
+
+def _kind(view: SeatView) -> str:
+    if view.picker is not None:
+        return "alone" if view.alone else "picker"
+    if view.phase is Phase.PICKING:
+        return "picking"
+    if view.phase is Phase.DONE and not view.tricks:
+        return "thrown-in"
+    return "leaster"
+
+
+def _bump_applies(view: SeatView) -> bool:
+    """Whether a loss of the picker's side doubles: as ``Game.result`` decides it."""
+    rules = view.rules
+    forced = rules.nobody_picks is NobodyPicks.FORCED_PICK and view.picker == view.dealer
+    return rules.double_on_the_bump and not (forced and not rules.forced_pick_bump)
+
+
+def _side_points(view: SeatView) -> tuple[int | None, bool]:
+    """The picker's side's card points as this seat knows them, and whether a face-down
+    card was left out."""
+    if view.picker is None:
+        return None, False
+    if view.result is not None and view.result.points is not None:
+        return view.result.points[0], False
+    side = {view.picker, *view.known_partners}
+    if view.partner:
+        side.add(view.seat)
+    points, face_down = 0, False
+    for trick in view.tricks:
+        if trick.winner not in side:
+            continue
+        for card in trick.cards:
+            if card is None:
+                face_down = True
+            else:
+                points += card.points
+    if view.seat == view.picker and view.bury is not None:
+        points += sum(c.points for c in view.bury)
+    return points, face_down
+
+
+def hand_worth(view: SeatView) -> HandWorth:
+    """What the hand is worth now, for the seat whose view this is."""
+    doublings: list[Doubling] = []
+    if view.multiplier > 1:
+        doublings.append(Doubling("doubler", view.multiplier))
+    doublings.extend(Doubling("crack", 2, seat) for seat in view.cracks)
+    multiplier = view.multiplier * 2 ** len(view.cracks)
+    bump = view.picker is not None and _bump_applies(view)
+    result = view.result
+    if result is not None and result.result.is_loss and bump:
+        doublings.append(Doubling("bump", 2))
+        multiplier *= 2
+    points, face_down = _side_points(view)
+    bury_points = None
+    if view.seat == view.picker and view.bury is not None:
+        bury_points = sum(c.points for c in view.bury)
+    return HandWorth(
+        kind=_kind(view),
+        side_points=points,
+        face_down=face_down,
+        bury_points=bury_points,
+        multiplier=multiplier,
+        doublings=tuple(doublings),
+        bump_if_lost=bump and result is None,
     )

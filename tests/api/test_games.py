@@ -226,6 +226,9 @@ def test_a_whole_hand_then_the_next(client: TestClient) -> None:
             "result": summary["result"]["result"],
             "multiplier": end["score_sheet"][0]["multiplier"],
             "scores": end["scores"],
+            # Each finished hand's fingerprint and seed, for the score sheet's links.
+            "seed_sha256": end["seed_sha256"],
+            "seed": end["seed"],
         }
     ]
     # The seed comes out, and it matches the hash shown while the hand was played.

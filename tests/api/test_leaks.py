@@ -31,7 +31,7 @@ from sheepshead import daily
 from sheepshead.actions import Call, Pass, Pick
 from sheepshead.cards import DECK, Card
 from sheepshead.game import Game
-from sheepshead.record import replay
+from sheepshead.record import replay, to_record
 from sheepshead.rules import PRESETS, Rules
 from sheepshead.server import Settings, create_app
 from sheepshead.server.identity import COOKIE
@@ -73,6 +73,49 @@ def visible_to_seat_0(game: Game) -> set[Card]:
     return known
 
 
+def side_points_seat_0_may_know(game: Game) -> tuple[int | None, int | None]:
+    """From the truth: the picker's side's card points as seat 0 may know them (the
+    tricks of the picker, of partners shown to all, of seat 0 if it is a partner; the
+    face-down card's points left out unless seat 0 is the picker; the bury for the
+    picker only), and the bury's points for the picker only."""
+    if game.picker is None:
+        return None, None
+    side = {game.picker}
+    if game.called is not None:
+        played = [c for t in game.tricks for c in t.cards] + list(game.trick_cards)
+        if game.rules.second_partner:
+            side.add((game.picker - 1) % game.players)
+        if game.called in played:
+            side |= {s for s in game.partners if game.called in game.dealt[s]}
+    if 0 in game.partners:
+        side.add(0)
+    hidden = game.unknown if game.picker != 0 else None
+    points = sum(
+        c.points for t in game.tricks if t.winner in side for c in t.cards if c is not hidden
+    )
+    if game.picker != 0:
+        return points, None
+    bury = sum(c.points for c in game.bury)
+    return points + bury, bury
+
+
+def check_worth(body: str, game: Game) -> None:
+    """The state's `worth` says no more than seat 0 may know (a hand not yet over)."""
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return
+    state = parsed.get("state", parsed) if isinstance(parsed, dict) else None
+    if not isinstance(state, dict) or "view" not in state:
+        return
+    assert "worth" in state, "a state without its worth"
+    worth = state["worth"]
+    side, bury = side_points_seat_0_may_know(game)
+    assert worth["side_points"] == side, (worth, side)
+    assert worth["bury_points"] == bury, (worth, bury)
+    assert worth["multiplier"] == game.multiplier * 2 ** len(game.cracks), worth
+
+
 def cards_in(body: str) -> set[Card]:
     found = {Card.parse(text) for text in CARD_TEXT.findall(body)}
     lowered = body.lower()
@@ -92,6 +135,7 @@ def check_hand(bodies: list[tuple[int, str]], end: Json, record: Json) -> None:
             game = game.apply_move(move)
         if game.is_done:
             continue
+        check_worth(body, game)
         leaked = cards_in(body) - visible_to_seat_0(game)
         assert not leaked, f"after {moves} moves the body shows {sorted(c.text for c in leaked)}"
         assert seed not in body, "the seed showed before the hand was over"
@@ -166,13 +210,18 @@ def test_random_hands_never_show_a_hidden_card_or_the_seed(
 def test_the_checker_catches_a_leak() -> None:
     record = TWO_PASSES
     end = {"seed": "ab" * 32}
-    honest = '{"view":{"cards":["7C"]},"seed":null}'
+    honest = (
+        '{"view":{"cards":["7C"]},"worth":{"side_points":null,"bury_points":null,'
+        '"multiplier":1},"seed":null}'
+    )
     check_hand([(1, honest)], end, record)
     for leak in (
-        '{"view":{"cards":["7S"]},"seed":null}',  # seat 1's card, as text
+        honest.replace('"7C"', '"7S"'),  # seat 1's card, as text
         '{"detail":"the ace of diamonds"}',  # the blind, in words
-        '{"view":{},"seed":"' + "ab" * 32 + '"}',  # the seed
-        '{"view":{},"seed":"00"}',  # a state without "seed": null
+        honest.replace("null}", '"' + "ab" * 32 + '"}'),  # the seed
+        honest.replace("null}", '"00"}'),  # a state without "seed": null
+        # Points on the picker's side before anyone picked.
+        '{"view":{},"worth":{"side_points":0,"bury_points":null,"multiplier":1},"seed":null}',
     ):
         with pytest.raises(AssertionError):
             check_hand([(1, leak)], end, record)
@@ -301,3 +350,48 @@ def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: 
     finally:
         app.state.daily.close()
         app.state.engine.dispose()
+
+
+def _partner_wins_before_showing() -> tuple[Json, Game]:
+    """A record where seat 2 picks and calls, and seat 0 (a defender) has seen the
+    hidden partner win a trick without playing the called card."""
+    rules = Rules()
+    for i in itertools.count():
+        seed = hashlib.sha256(b"partner %d" % i).digest()
+        game = Game.deal(rules, 1, seed)  # seat 2 speaks first
+        game = game.apply(Pick())
+        rng = random.Random(i)
+        while game.phase.value != "done":
+            game = game.apply(rng.choice(game.legal_actions()))
+            if game.picker != 2 or game.alone or 0 in game.partners:
+                break
+            partner = next(iter(game.partners), None)
+            played = [c for t in game.tricks for c in t.cards] + list(game.trick_cards)
+            hidden = game.called is not None and game.called not in played
+            if hidden and any(t.winner == partner for t in game.tricks) and not game.trick_cards:
+                record = to_record(game)
+                return record, game
+    raise AssertionError("unreachable")
+
+
+def test_the_checker_catches_side_points_a_defender_may_not_know() -> None:
+    record, game = _partner_wins_before_showing()
+    end = {"seed": "ab" * 32}
+    moves = len(game.moves)
+    partner = next(iter(game.partners))
+    own = sum(t.points for t in game.tricks if t.winner == game.picker)
+    theirs = sum(t.points for t in game.tricks if t.winner == partner)
+    bury = sum(c.points for c in game.bury)
+    assert theirs > 0 or bury > 0
+
+    def body(side: int, bury_points: int | None = None) -> str:
+        worth = {"side_points": side, "bury_points": bury_points, "multiplier": 1}
+        return json.dumps({"view": {}, "worth": worth, "seed": None})
+
+    check_hand([(moves, body(own))], end, record)
+    leaks = [body(own + theirs)] if theirs else []  # the hidden partner's tricks
+    if bury:
+        leaks += [body(own + bury), body(own, bury)]  # the bury, to a defender
+    for leak in leaks:
+        with pytest.raises(AssertionError):
+            check_hand([(moves, leak)], end, record)

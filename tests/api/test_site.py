@@ -185,6 +185,23 @@ def test_the_verify_page_re_derives_a_deal(client: TestClient) -> None:
     bad = client.get("/verify?seed=xyz")
     assert bad.status_code == 200 and "hexadecimal" in bad.text
     assert client.get("/verify").status_code == 200
+    # The seats have the names of the table, and no verdict without a fingerprint.
+    assert ">You</span>" in page.text and ">Ann</span>" in page.text and ">Bob</span>" in page.text
+    assert "Seat 1" not in page.text and "verify-verdict" not in page.text
+
+
+def test_the_verify_page_says_whether_the_fingerprint_shown_at_the_deal_matches(
+    client: TestClient,
+) -> None:
+    seed = bytes(range(32))
+    shown = seed_commitment(seed)
+    page = client.get("/verify", params={"seed": seed.hex(), "players": 5, "sha256": shown})
+    assert "It matches the fingerprint shown at the deal." in page.text
+    other = client.get("/verify", params={"seed": seed.hex(), "sha256": "ab" * 32}).text
+    assert "It does not match the fingerprint shown at the deal" in other
+    assert "It matches" not in other
+    german = client.get("/verify", params={"seed": seed.hex(), "sha256": shown, "lang": "de"}).text
+    assert "Das passt zum Fingerabdruck" in german and ">Du</span>" in german
 
 
 def test_the_verify_endpoint(client: TestClient) -> None:

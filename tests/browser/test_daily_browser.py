@@ -101,8 +101,15 @@ def test_a_new_visitor_plays_the_daily_game_and_sees_themself_on_the_board(
     expect(page.locator("#summary-next")).to_have_text("See the leaderboard")
     # Played once, ranked: nothing offers a replay of today's deals.
     expect(page.get_by_role("button", name=re.compile("replay", re.I))).to_have_count(0)
+    # So does the button on the table that takes the place of "Next hand".
+    next_button = page.locator('#actions [data-ui="next-hand"]')
+    expect(next_button).to_have_text("See the leaderboard")
     page.locator("#summary-next").click()
     page.wait_for_url("**/leaderboard")
+    # One player: the deal-by-deal table lists the field's scores, not low, median and
+    # high; and with no past day yet there is no heading over an empty list.
+    expect(page.locator("#board-deals thead")).to_contain_text("The field's scores")
+    expect(page.locator("#board-days-title")).to_be_hidden()
     me = page.locator("#board-rows tr.is-me")
     expect(me).to_have_count(1)
     expect(me).to_contain_text("(you)")

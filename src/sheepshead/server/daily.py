@@ -37,6 +37,7 @@ from sheepshead.server.daily_play import router as attempts_router
 from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
 from sheepshead.server.schemas import Error
 from sheepshead.store.daily import Day, NameTaken
+from sheepshead.table import names_for
 
 router = APIRouter(tags=["daily"])
 router.include_router(attempts_router)
@@ -446,15 +447,31 @@ def verify_daily_page(
     svc: DailyDep,
     date_: Annotated[str | None, Query(alias="date", max_length=10)] = None,
     seed: Annotated[str | None, Query(max_length=128)] = None,
+    sha256: Annotated[str | None, Query(max_length=64)] = None,
 ) -> HTMLResponse:
+    """``sha256``: the fingerprint the link says was shown at the day's start (the
+    leaderboard's links pass it), compared with the seed's."""
     result: dict[str, Any] | None = None
     error: str | None = None
+    matches: bool | None = None
     if date_ and seed:
         try:
             result = verify_json(svc, date_, seed)
         except HTTPException as exc:
             error = str(exc.detail)
-    return _render(request, "verify_daily.html", date=date_, seed=seed, result=result, error=error)
+    if result is not None and sha256:
+        matches = hmac.compare_digest(result["seed_sha256"], sha256.strip().lower())
+    return _render(
+        request,
+        "verify_daily.html",
+        date=date_,
+        seed=seed,
+        result=result,
+        error=error,
+        names=names_for(daily.RULES.players),
+        sha256=sha256,
+        matches=matches,
+    )
 
 
 __all__ = ["router"]

@@ -301,6 +301,9 @@ def _state(svc: Daily, attempt: Attempt, table: Table, at: datetime) -> dict[str
     # until the day ends (it would let a finished player pass the deals on as data).
     seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number - 1)
     state["seed"] = seed.hex() if over and table.hand_over else None
+    if not over:
+        for line in state["score_sheet"]:
+            line["seed"] = None
     state["id"] = attempt.id
     finished = table.hand_over and table.hand_number == daily.DEALS
     state["daily"] = {

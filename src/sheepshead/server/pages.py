@@ -4,11 +4,14 @@ The templates (``server/templates/``) get ``request``, ``static_prefix`` (the st
 files' URL under the current build, see ``static.py``), ``static_url(path)``,
 ``url_for`` (static paths come out under the build too), ``page`` (the page's name)
 and, on the verify page, ``seed``, ``players``, ``result`` (the deal, as
-``/api/v1/verify`` gives it) and ``error``.
+``/api/v1/verify`` gives it), ``error``, ``names`` (the seats' names at the table, the
+player's left out: the template says "You") and ``matches`` (whether the seed's SHA-256
+is the ``sha256`` the link passed, the fingerprint shown at the deal; None without one).
 """
 
 from __future__ import annotations
 
+import hmac
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -17,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 
 from sheepshead.server.api import deal_json
 from sheepshead.server.identity import PlayerDep
+from sheepshead.table import names_for
 
 router = APIRouter(include_in_schema=False)
 
@@ -43,12 +47,26 @@ def verify_page(
     request: Request,
     seed: Annotated[str | None, Query(max_length=256)] = None,
     players: Annotated[int, Query(ge=3, le=6)] = 5,
+    sha256: Annotated[str | None, Query(max_length=64)] = None,
 ) -> HTMLResponse:
     result: dict[str, Any] | None = None
     error: str | None = None
+    matches: bool | None = None
     if seed:
         try:
             result = deal_json(seed, players)
         except HTTPException as exc:
             error = str(exc.detail)
-    return _render(request, "verify.html", seed=seed, players=players, result=result, error=error)
+    if result is not None and sha256:
+        matches = hmac.compare_digest(result["seed_sha256"], sha256.strip().lower())
+    return _render(
+        request,
+        "verify.html",
+        seed=seed,
+        players=players,
+        result=result,
+        error=error,
+        names=names_for(players),
+        sha256=sha256,
+        matches=matches,
+    )

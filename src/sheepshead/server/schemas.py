@@ -55,6 +55,10 @@ class ScoreLine(BaseModel):
     result: str
     multiplier: int
     scores: list[int]
+    seed_sha256: str = Field(description="The SHA-256 of the hand's seed, shown at its deal")
+    seed: str | None = Field(
+        description="The hand's seed in hex (a daily deal's: once the day is over)"
+    )
 
 
 class Summary(BaseModel):
@@ -63,6 +67,28 @@ class Summary(BaseModel):
     hands: list[list[str]]
     blind: list[str]
     bury: list[str]
+
+
+class Doubling(BaseModel):
+    reason: str = Field(description="doubler | crack | bump")
+    times: int
+    seat: int | None = Field(description="The seat that cracked; null otherwise")
+
+
+class Worth(BaseModel):
+    """What the hand is worth as seat 0 knows it (``view.hand_worth``)."""
+
+    kind: str = Field(description="picking | picker | alone | leaster | thrown-in")
+    side_points: int | None = Field(
+        description="Card points of the tricks won by the seats seat 0 knows to be on the "
+        "picker's side, with the bury for the picker only; the scored total once the hand "
+        "is over; null with no picker"
+    )
+    face_down: bool = Field(description="A counted trick holds the face-down unknown card")
+    bury_points: int | None = Field(description="The bury's card points: to the picker only")
+    multiplier: int
+    doublings: list[Doubling]
+    bump_if_lost: bool = Field(description="A loss of the picker's side would double")
 
 
 class TableState(BaseModel):
@@ -75,6 +101,7 @@ class TableState(BaseModel):
     names: list[str]
     hand_number: int
     view: dict[str, Any] = Field(description="SeatView.to_json() of seat 0")
+    worth: Worth
     scores: list[int]
     score_sheet: list[ScoreLine]
     seed_sha256: str

@@ -7,10 +7,10 @@
 // Nothing is dealt before the player presses Start.
 
 import { request } from "./api.js";
-import { list, moment, num, percent, signed, t } from "./i18n.js";
+import { list, num, percent, signed, t, zonedMoment } from "./i18n.js";
 import { openSummary } from "./dialogs.js";
 import { showHint } from "./input.js";
-import { $, focusDecision, render } from "./render.js";
+import { $, focusDecision, nextLabel, render } from "./render.js";
 import { legalSet, setTable, store } from "./state.js";
 import { bindTable, call, retry, say, show } from "./table.js";
 
@@ -143,8 +143,8 @@ function summary() {
   link.setAttribute("download", `sheepshead-daily-${state.daily.date}-deal-${state.hand_number}.json`);
   // A record holds every hand: the server gives it once the day is over.
   link.hidden = !state.seed;
-  if (!finished(state)) $("summary-next").textContent = t("Next deal");
-  else $("summary-next").textContent = archiveDay ? t("Compare with the day's board") : t("See the leaderboard");
+  $("summary-next").textContent =
+    archiveDay && finished(state) ? t("Compare with the day's board") : nextLabel(state);
   // The table's note says a seed shows when the hand ends; a daily deal's waits for the day.
   const note = $("summary-body").querySelector(".fairness .small");
   if (note && !state.seed) {
@@ -190,9 +190,19 @@ async function startAttempt() {
   await handle(reply);
 }
 
+// The day turns at midnight in Chicago: said in Chicago's time and in the reader's,
+// each with its zone.
+const DAY_ZONE = "America/Chicago";
+
 function localTime() {
   const node = $("daily-next");
-  if (node) node.textContent = moment(node.getAttribute("datetime"));
+  const iso = node.getAttribute("datetime");
+  const chicago = zonedMoment(iso, DAY_ZONE);
+  const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  node.textContent =
+    here === DAY_ZONE
+      ? t("{chicago} (Chicago time, yours too)", { chicago })
+      : t("{chicago} in Chicago, {local} where you are", { chicago, local: zonedMoment(iso) });
 }
 
 async function boot() {

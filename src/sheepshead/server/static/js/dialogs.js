@@ -7,8 +7,9 @@ import { cardName, cardSvg, inHandOrder } from "./cards.js";
 import { list, num, signed, t, tn } from "./i18n.js";
 import { bindRuleLinks, keyboardScrollers } from "./guide.js";
 import { $, focusDecision, nameOf, resultLine } from "./render.js";
-import { PARTNER_PLAYERS, fitRules, presetRules, saveSettings, store } from "./state.js";
+import { PARTNER_PLAYERS, PRESETS, fitRules, presetRules, rulesForServer, saveSettings, store } from "./state.js";
 import { nameIn } from "./words.js";
+import { multiplierText } from "./worth.js";
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -24,10 +25,12 @@ function el(tag, attrs = {}, text = "") {
 function cardRow(cards, label, marks = {}) {
   const list = el("ul", { class: "mini-cards", "aria-label": label });
   for (const card of cards) {
-    const item = el("li", { class: marks[card] ? `mini ${marks[card].cls}` : "mini", "data-card": card });
+    const mark = marks[card] || {};
+    const item = el("li", { class: ["mini", mark.cls, mark.faceDown ? "face-down" : ""].join(" ").trim(), "data-card": card });
     item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
     const words = marks[card] ? t("{card} ({note})", { card: cardName(card), note: marks[card].word }) : cardName(card);
     item.append(el("span", { class: "sr-only" }, words));
+    if (marks[card] && marks[card].tag) item.append(el("span", { class: "tag", "aria-hidden": "true" }, marks[card].tag));
     list.append(item);
   }
   return list;
@@ -40,6 +43,8 @@ function open(id) {
   opener = document.activeElement;
   const dialog = $(id);
   if (!dialog.open) dialog.showModal();
+  // Its button at the bottom takes the focus; the reader starts at the title all the same.
+  dialog.scrollTop = 0;
 }
 
 function giveFocusBack() {
@@ -50,15 +55,28 @@ function giveFocusBack() {
 
 // --- last trick ------------------------------------------------------------------
 
+/** Whether `card`, played by `seat`, went face down: the picker's unknown card. */
+function wasFaceDown(table, seat, card) {
+  const v = table.view;
+  return card === "??" || (v.unknown_call && seat === v.picker && card === v.unknown);
+}
+
 function trickList(table, trick) {
   const n = table.players;
   const list = el("ol", { class: "trick-list" });
   trick.cards.forEach((card, i) => {
     const seat = (trick.leader + i) % n;
-    const item = el("li", { class: seat === trick.winner ? "won" : "", "data-card": card });
+    const faceDown = wasFaceDown(table, seat, card);
+    const cls = [seat === trick.winner ? "won" : "", faceDown ? "face-down" : ""].join(" ").trim();
+    const item = el("li", { class: cls, "data-card": card });
     item.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
     item.append(el("span", { class: "who" }, nameOf(table, seat)));
-    const words = seat === trick.winner ? t("{card}, takes the trick", { card: cardName(card) }) : cardName(card);
+    let words = cardName(card);
+    if (faceDown && card !== "??") {
+      words = t("{card}, played face down as the unknown card", { card: words });
+      item.append(el("span", { class: "tag", "aria-hidden": "true" }, t("face down")));
+    }
+    if (seat === trick.winner) words = t("{card}, takes the trick", { card: words });
     item.append(el("span", { class: "sr-only" }, `: ${words}`));
     list.append(item);
   });
@@ -111,7 +129,14 @@ function scoreTable(table) {
   const tbody = el("tbody");
   for (const line of table.score_sheet) {
     const row = el("tr");
-    row.append(el("th", { scope: "row" }, num(line.hand)));
+    const number = el("th", { scope: "row" });
+    if (line.seed) {
+      const label = t("Check the deal of hand {n}", { n: num(line.hand) });
+      number.append(el("a", { href: verifyUrl(table, line.seed, line.seed_sha256), "aria-label": label, title: label }, num(line.hand)));
+    } else {
+      number.textContent = num(line.hand);
+    }
+    row.append(number);
     row.append(el("td", {}, sideOf(table, line)));
     const times = line.multiplier > 1 ? ` ×${num(line.multiplier)}` : "";
     row.append(el("td", {}, (RESULT_WORDS[line.result] || line.result) + times));
@@ -127,6 +152,11 @@ function scoreTable(table) {
   return sheet;
 }
 
+/** The verify page for a hand: its seed, and the fingerprint shown at its deal to compare. */
+function verifyUrl(table, seed, sha256) {
+  return `/verify?seed=${seed}&players=${table.players}&sha256=${sha256}`;
+}
+
 function fairness(table) {
   const box = el("div", { class: "fairness" });
   const n = num(table.hand_number);
@@ -135,7 +165,7 @@ function fairness(table) {
   if (table.seed) {
     const p = el("p", {}, t("Its seed, revealed now that the hand is over:") + " ");
     p.append(el("code", { class: "hash" }, table.seed), " ");
-    const link = el("a", { href: `/verify?seed=${table.seed}&players=${table.players}` }, t("check this deal"));
+    const link = el("a", { href: verifyUrl(table, table.seed, table.seed_sha256) }, t("check this deal"));
     p.append(link);
     box.append(p);
   } else {
@@ -154,6 +184,13 @@ export function openScores() {
   body.append(fairness(table));
   open("dlg-scores");
   keyboardScrollers($("dlg-scores"));
+  // A sheet wider than the screen says so: its shadows alone are easy to miss.
+  let note = $("scores-scroll-note");
+  if (!note) {
+    note = el("p", { id: "scores-scroll-note", class: "scroll-note" }, t("The sheet is wider than the screen: scroll it sideways to see every player."));
+    body.before(note);
+  }
+  note.hidden = body.scrollWidth <= body.clientWidth;
 }
 
 // --- summary ----------------------------------------------------------------------
@@ -191,6 +228,14 @@ export function openSummary() {
       partner = t("{partners}, called the {card}", { partners, card: cardName(v.called) });
     }
     fact(t("Partner"), partner);
+    if (v.unknown_call && v.unknown) {
+      const unknown = el("span", { class: "unknown-card" });
+      unknown.append(
+        cardRow([v.unknown], t("The unknown card")),
+        t("the {card}, played face down for the {called}", { card: cardName(v.unknown), called: cardName(v.called) }),
+      );
+      fact(t("Unknown card"), unknown);
+    }
     // A sealed deal (a daily deal before its day is over) shows them only to their picker.
     const later = t("shown when the day is over");
     fact(t("Blind"), blind ? cardRow(blind, t("The blind")) : later);
@@ -201,6 +246,8 @@ export function openSummary() {
     }));
     fact(t("Result"), RESULT_WORDS[r.result] || r.result);
   }
+  const times = multiplierText(table, table.worth);
+  if (times) fact(t("Counts"), times);
   body.append(facts);
   body.append(el("p", { class: "result-line" }, resultLine(table)));
   const scores = el("table", { class: "score-sheet" });
@@ -230,6 +277,7 @@ let reviewStep = 0;
 function drawReview() {
   const table = store.table;
   const { result: r, hands, blind, bury } = table.summary;
+  const v = table.view;
   const tricks = r.tricks;
   const played = new Set(tricks.slice(0, reviewStep).flatMap((t) => t.cards));
   const body = $("review-body");
@@ -278,8 +326,11 @@ function drawReview() {
     const all = inHandOrder(seat === r.picker && blind ? [...cards, ...blind] : cards);
     const marks = {};
     for (const c of all) {
+      const unknown = seat === r.picker && v.unknown_call && c === v.unknown;
       if (bury && bury.includes(c) && seat === r.picker) marks[c] = { cls: "buried", word: t("buried") };
+      else if (played.has(c) && unknown) marks[c] = { cls: "gone", faceDown: true, word: t("played face down as the unknown card"), tag: t("face down") };
       else if (played.has(c)) marks[c] = { cls: "gone", word: t("played") };
+      else if (unknown) marks[c] = { faceDown: true, word: t("the unknown card"), tag: t("unknown") };
     }
     const label = seat === table.seat ? t("Your cards") : t("{name}'s cards", { name: nameOf(table, seat) });
     box.append(cardRow(all, label, marks));
@@ -323,8 +374,14 @@ function fillSettings(settings) {
   f.elements.fourColour.checked = Boolean(settings.fourColour);
   f.elements.markTrumps.checked = Boolean(settings.markTrumps);
   f.elements.pace.value = settings.pace;
-  f.elements.preset.value = "";
+  f.elements.preset.value = presetOf(rules);
   fitForm();
+}
+
+/** The preset whose rules these are ("standard" for a new browser), or "" for others. */
+function presetOf(rules) {
+  const mine = JSON.stringify(rulesForServer(rules));
+  return Object.keys(PRESETS).find((name) => JSON.stringify(rulesForServer(presetRules(name))) === mine) || "";
 }
 
 function formRules() {
@@ -389,6 +446,12 @@ export function bindDialogs({ onNewGame, onNextHand, onDisplayChange }) {
     if (!name) return;
     fillSettings({ ...store.settings, rules: presetRules(name), level: f.elements.level.value });
     f.elements.preset.value = name;
+  });
+  // A rule changed by hand: the rule set shown is the one the rules now make, if any.
+  f.addEventListener("change", (event) => {
+    if (event.target.closest(".house-rules") && event.target.name !== "preset") {
+      f.elements.preset.value = presetOf(formRules());
+    }
   });
   f.elements.players.addEventListener("change", fitForm);
   f.elements.partner.addEventListener("change", fitForm);

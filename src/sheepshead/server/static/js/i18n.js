@@ -75,6 +75,14 @@ export function moment(iso) {
   return when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short", hour12: lang === "bn" ? false : undefined });
 }
 
+/** A moment in a given time zone (the reader's if none), with the zone's name: "Dec 2, 2026, 12:00 AM CST". */
+export function zonedMoment(iso, timeZone = undefined) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return String(iso);
+  const options = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+  return when.toLocaleString(lang, { ...options, timeZone, hour12: lang === "bn" ? false : undefined });
+}
+
 /** Items joined as the language joins a list: "A and B", "A und B", "A ও B". */
 export function list(items) {
   return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items.map(String));

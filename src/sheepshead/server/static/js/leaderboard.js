@@ -74,13 +74,26 @@ function drawMe(board) {
   box.append(share, " ", out);
 }
 
+const fieldSize = (spread) => spread.counts.reduce((sum, [, n]) => sum + n, 0);
+
+/** "−2, +1, +4" (low, median, high), or every score when fewer than three played. */
+function spreadText(spread) {
+  if (fieldSize(spread) < 3) {
+    return spread.counts.flatMap(([value, n]) => new Array(n).fill(signed(value))).join(", ");
+  }
+  return `${signed(spread.low)}, ${signed(spread.median)}, ${signed(spread.high)}`;
+}
+
 function drawDeals(board) {
   const box = $("board-deals");
   box.replaceChildren();
   if (!board.deals) return;
   const table = el("table", { class: "score-sheet" });
   const head = el("tr");
-  for (const h of [t("Deal"), t("You"), t("The field (low, median, high)"), t("Expert in your seat")]) {
+  // Low, median and high say little of two players: then their scores are listed.
+  const few = board.deals.some((d) => d.spread && fieldSize(d.spread) < 3);
+  const field = few ? t("The field's scores") : t("The field (low, median, high)");
+  for (const h of [t("Deal"), t("You"), field, t("Expert in your seat")]) {
     head.append(el("th", { scope: "col" }, h));
   }
   table.append(el("thead"), el("tbody"));
@@ -90,7 +103,7 @@ function drawDeals(board) {
     const s = d.spread;
     tr.append(el("th", { scope: "row" }, t("Deal {n}", { n: num(d.deal) })));
     tr.append(el("td", { class: "num" }, d.you === null ? "–" : signed(d.you)));
-    tr.append(el("td", {}, s ? `${signed(s.low)}, ${signed(s.median)}, ${signed(s.high)}` : "–"));
+    tr.append(el("td", {}, s ? spreadText(s) : "–"));
     tr.append(el("td", { class: "num" }, d.expert === null ? "–" : signed(d.expert)));
     table.lastChild.append(tr);
   }
@@ -147,6 +160,10 @@ async function showDays() {
   if (reply.kind !== "ok") return;
   const list = $("board-days");
   list.replaceChildren();
+  // No heading over an empty list: the first day has no past days yet.
+  const none = reply.body.days.length === 0;
+  list.hidden = none;
+  $("board-days-title").hidden = none;
   for (const past of reply.body.days) {
     const item = el("li");
     const link = el("a", { href: `#${past.date}` }, day(past.date));
@@ -157,7 +174,8 @@ async function showDays() {
     });
     item.append(link, " (" + tn("{n} player", "{n} players", past.field) + ") ");
     if (past.seed) {
-      item.append(el("a", { href: `/verify/daily?date=${past.date}&seed=${past.seed}` }, t("check its deals")));
+      const href = `/verify/daily?date=${past.date}&seed=${past.seed}&sha256=${past.commitment}`;
+      item.append(el("a", { href }, t("check its deals")));
       // Once a day is over its deals are no secret: its page replays them, unranked.
       item.append(" · ", el("a", { href: `/daily/${past.date}` }, t("replay it")));
     }

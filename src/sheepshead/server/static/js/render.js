@@ -1,11 +1,12 @@
 // Drawing the table from the last state the server sent. A card or a button is live
 // only when its action is in the view's legal list; everything else is shown as it is.
 
-import { cardName, cardSvg, trickPoints } from "./cards.js";
+import { FACE_DOWN, cardName, cardSvg, suitWord } from "./cards.js";
 import { ruleForDecision, ruleForRefusal, ruleLink } from "./guide.js";
 import { num, signed, t } from "./i18n.js";
 import { legalSet, myTurn, store } from "./state.js";
 import { cardList, nameOf, reasonText } from "./words.js";
+import { renderPoints } from "./worth.js";
 
 export { nameOf };
 
@@ -264,7 +265,10 @@ function renderHand(table, sc) {
     if (live) button.classList.add("live");
     if (mode !== "idle" && !live) button.classList.add("refused");
     if (fromBlind.has(card)) button.classList.add("from-blind");
-    if (v.unknown === card) button.classList.add("is-unknown");
+    if (v.unknown === card) {
+      button.classList.add("is-unknown");
+      button.dataset.tag = t("unknown");
+    }
     if (mode === "bury") button.setAttribute("aria-pressed", String(store.selected.includes(card)));
     if (reason) {
       const id = `why-${card}`;
@@ -367,6 +371,14 @@ function promptText(table, legal) {
     case "naming":
       return t("Name the trick whose winner takes the blind.");
     case "playing":
+      if (v.trick.cards[0] === FACE_DOWN && v.called) {
+        // The picker led the unknown card: it leads the called suit, though none can see it.
+        const suits = suitWord(v.called);
+        return t("{name} led the unknown card face down: it counts as one of the {suits}, so follow {suits} if you can.", {
+          name: nameOf(table, v.trick.leader),
+          suits,
+        });
+      }
       return v.trick.cards.length ? t("Your turn: play a card.") : t("Your lead: play a card.");
     default:
       return "";
@@ -406,6 +418,13 @@ function ruleFor(table, legal) {
   return anchor ? ruleLink(anchor) : null;
 }
 
+/** The button after a hand: the daily game's last deal leads to the leaderboard. */
+export function nextLabel(table) {
+  const d = table.daily;
+  if (!d) return t("Next hand");
+  return d.finished || d.void ? t("See the leaderboard") : t("Next deal");
+}
+
 function renderControls(table) {
   const legal = legalSet();
   $("prompt").textContent = promptText(table, legal);
@@ -413,7 +432,7 @@ function renderControls(table) {
   if (store.offline) {
     buttons.push(button(t("Try again"), { "data-ui": "retry", class: "act primary" }));
   } else if (!store.overlay && !store.busy && table.hand_over) {
-    buttons.push(button(t("Next hand"), { "data-ui": "next-hand", class: "act primary" }));
+    buttons.push(button(nextLabel(table), { "data-ui": "next-hand", class: "act primary" }));
     buttons.push(button(t("Summary"), { "data-ui": "summary", "aria-haspopup": "dialog" }));
     buttons.push(button(t("Review"), { "data-ui": "review", "aria-haspopup": "dialog" }));
   } else if (myTurn() && !store.busy && !store.overlay) {
@@ -435,7 +454,8 @@ function renderInfo(table) {
   const dealer = v.dealer === table.seat ? t("You deal") : t("{name} deals", { name: nameOf(table, v.dealer) });
   const you = table.scores[table.seat];
   const parts = [t("Hand {n}", { n: num(table.hand_number) }), dealer, t("You: {score}", { score: signed(you) })];
-  if (v.multiplier > 1) parts.push(t("counts ×{n}", { n: num(v.multiplier) }));
+  const times = (table.worth || {}).multiplier || v.multiplier;
+  if (times > 1) parts.push(t("counts ×{n}", { n: num(times) }));
   const info = $("info");
   info.replaceChildren(parts.join(" · "));
   const fp = el("span", { class: "fingerprint" }, " · " + t("deal {fingerprint}", { fingerprint: table.seed_sha256.slice(0, 8) }));
@@ -452,55 +472,6 @@ function renderMe(table, sc) {
   if (mine) parts.push(el("span", { class: "small" }, typeof mine === "string" ? mine : mine.words));
   me.replaceChildren(...parts);
   me.classList.toggle("acting", sc.acting === table.seat && !table.hand_over);
-}
-
-/** Card points taken so far: per side once the sides are known, per seat in a leaster. */
-export function pointsLine(table, sc) {
-  const v = table.view;
-  if (table.summary && table.summary.result.points) {
-    const r = table.summary.result;
-    if (r.leaster) return t("Card points: {list}", { list: perSeat(table, r.points) });
-    return t("Card points with the bury: picker's side {picker}, defenders {defenders}", {
-      picker: num(r.points[0]),
-      defenders: num(r.points[1]),
-    });
-  }
-  // While events are being shown, only the tricks shown so far count. Each trick's
-  // points come from its cards, so a reload or a fresh tab shows the same totals.
-  const tricks = store.overlay ? v.tricks.slice(0, store.overlay.tricksDone) : v.tricks;
-  if (v.phase !== "playing" || !tricks.length) return "";
-  if (v.picker === null) {
-    const per = new Array(sc.n).fill(0);
-    for (const trick of tricks) {
-      const points = trickPoints(trick.cards);
-      if (points === null) return "";
-      per[trick.winner] += points;
-    }
-    return t("Card points: {list}", { list: perSeat(table, per) });
-  }
-  const calledOut =
-    v.called &&
-    (v.partner ||
-      v.tricks.some((trick) => trick.cards.includes(v.called)) ||
-      v.trick.cards.includes(v.called));
-  if (!v.alone && !calledOut) return "";
-  const side = new Set([v.picker, ...sc.partners]);
-  let picker = 0;
-  let defenders = 0;
-  let faceDown = false;
-  for (const trick of tricks) {
-    const points = trickPoints(trick.cards);
-    if (points === null) faceDown = true; // the server keeps that trick's points until the hand is over
-    else if (side.has(trick.winner)) picker += points;
-    else defenders += points;
-  }
-  const line = t("Card points: picker's side {picker}, defenders {defenders}", { picker: num(picker), defenders: num(defenders) });
-  return faceDown ? [line, t("(and a trick with a face-down card)")].join(" ") : line;
-}
-
-/** "Ann 12, Bob 0, …": each seat's card points, in the page's digits. */
-function perSeat(table, points) {
-  return points.map((p, s) => `${nameOf(table, s)} ${num(p)}`).join(", ");
 }
 
 // --- everything ------------------------------------------------------------------
@@ -554,7 +525,7 @@ export function render() {
   renderControls(table);
   renderMe(table, sc);
   renderHand(table, sc);
-  $("points").textContent = pointsLine(table, sc);
+  renderPoints(table, sc.n);
   restoreFocus(key);
 }
 
@@ -563,6 +534,25 @@ export function render() {
  * (`force`: a dialog closing hands the focus back, wherever it was).
  */
 export function focusDecision(force = false) {
+  focusOn(force);
+  keepInView();
+}
+
+/**
+ * While the player is to act, the prompt and the hand are both on the screen: a bar
+ * above the table (the daily game's), large text or a short screen can push the hand
+ * below it. The page scrolls just enough, never past the prompt.
+ */
+export function keepInView() {
+  if (!myTurn() || store.overlay || document.querySelector("dialog[open]")) return;
+  const prompt = $("prompt").getBoundingClientRect();
+  const hand = $("hand").getBoundingClientRect();
+  const height = window.innerHeight;
+  if (hand.bottom <= height && prompt.top >= 0) return;
+  window.scrollBy({ top: Math.min(hand.bottom - height + 4, prompt.top - 4), behavior: "instant" });
+}
+
+function focusOn(force) {
   const active = document.activeElement;
   const inDialog = active && active.closest && active.closest("dialog[open]");
   if (inDialog && !force) return;

@@ -73,16 +73,21 @@ const DEFAULT_SETTINGS = {
   pace: "normal",
 };
 
+// A browser with no saved settings starts with the two aids that help most while
+// learning; settings once saved are read as they were saved.
+const FIRST_SETTINGS = { fourColour: true, markTrumps: true };
+
 function loadSettings() {
   try {
-    const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}");
-    const settings = { ...DEFAULT_SETTINGS, ...saved };
+    const text = localStorage.getItem(SETTINGS_KEY);
+    const saved = JSON.parse(text || "{}");
+    const settings = { ...DEFAULT_SETTINGS, ...(text ? {} : FIRST_SETTINGS), ...saved };
     settings.rules = fitRules(saved.rules || {});
     if (!LEVELS.includes(settings.level)) settings.level = "standard";
     if (!(settings.pace in PACES)) settings.pace = "normal";
     return settings;
   } catch {
-    return { ...DEFAULT_SETTINGS, rules: { ...DEFAULT_RULES } };
+    return { ...DEFAULT_SETTINGS, ...FIRST_SETTINGS, rules: { ...DEFAULT_RULES } };
   }
 }
 
@@ -106,6 +111,8 @@ export const store = {
   busy: false,
   /** While events are being shown: what the table looks like at that moment. */
   overlay: null,
+  /** While events are being shown: the hand's worth as it stood before them. */
+  shownWorth: null,
   /** The action to send again after a lost connection: {kind, action}. */
   pending: null,
   /** The card that has (or last had) the hand's one tab stop. */

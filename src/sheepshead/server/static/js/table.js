@@ -242,6 +242,8 @@ export async function show(state, events, { draw = render, onHandOver = handOver
     from = $("hand").querySelector(`[data-card="${first.card}"]`)?.getBoundingClientRect() || null;
   }
   if (!sameHand) store.dealing = true;
+  // The hand's worth as it stood before these events, shown until they have been shown.
+  store.shownWorth = sameHand ? before.worth : null;
   setTable(state);
   if (!events.length) {
     // A fresh deal with nothing said yet is still dealt before the player's eyes.

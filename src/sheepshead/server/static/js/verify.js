@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { cardName, cardSvg, installSprite } from "./cards.js";
-import { num, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 function row(cards) {
   const list = document.createElement("ul");
@@ -39,9 +39,30 @@ function draw(box, result) {
   hash.append(code);
   const list = document.createElement("ol");
   list.className = "deal-list";
-  result.hands.forEach((cards, seat) => list.append(line(t("Seat {n}", { n: num(seat) }), cards)));
+  // The names at the table (the server's, for the page's head count); seat 0 is the player.
+  const names = (box.dataset.names || "").split(" ");
+  result.hands.forEach((cards, seat) => list.append(line(seat === 0 ? t("You") : names[seat] || String(seat), cards)));
   list.append(line(t("Blind"), result.blind));
-  box.replaceChildren(hash, list);
+  box.replaceChildren(hash, ...verdict(result), list);
+}
+
+/** Whether the seed's SHA-256 is the fingerprint the link passed from the deal. */
+function verdict(result) {
+  const shown = (new URLSearchParams(window.location.search).get("sha256") || "").trim().toLowerCase();
+  if (!shown) return [];
+  const p = document.createElement("p");
+  const words = document.createElement("strong");
+  p.id = "verify-verdict";
+  if (shown === result.seed_sha256) {
+    p.classList.add("verdict", "verdict-ok");
+    words.textContent = t("It matches the fingerprint shown at the deal.");
+  } else {
+    p.classList.add("verdict", "verdict-bad");
+    p.setAttribute("role", "alert");
+    words.textContent = t("It does not match the fingerprint shown at the deal ({hash}).", { hash: shown });
+  }
+  p.append(words);
+  return [p];
 }
 
 async function main() {
