@@ -5,6 +5,9 @@ files' URL under the current build, see ``static.py``), ``static_url(path)``,
 ``url_for`` (static paths come out under the build too), ``page`` (the page's name)
 and, on the verify page, ``seed``, ``players``, ``result`` (the deal, as
 ``/api/v1/verify`` gives it) and ``error``.
+
+No page makes an identity: the table's script deals the first game (and so makes
+the player) when the player asks for it (``identity.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from sheepshead.server.api import deal_json
-from sheepshead.server.identity import PlayerDep
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,12 +31,12 @@ def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, _player: PlayerDep) -> HTMLResponse:
+def home(request: Request) -> HTMLResponse:
     return _render(request, "home.html")
 
 
 @router.get("/play", response_class=HTMLResponse)
-def play(request: Request, _player: PlayerDep) -> HTMLResponse:
+def play(request: Request) -> HTMLResponse:
     return _render(request, "table.html")
 
 
