@@ -13,7 +13,9 @@ By default the script starts its own server: a temporary PostgreSQL database on
 127.0.0.1:5432 (created, migrated once, and dropped at the end; the PostgreSQL server
 itself is never touched otherwise), ``uvicorn --workers N``, rate limits raised through
 the environment, and stops it at the end. ``--url`` points it at a server already
-running on this machine instead. It only ever connects to 127.0.0.1, and stops by
+running on this machine instead (with ``--metrics-token``, or ``SHEEPSHEAD_METRICS_TOKEN``
+in the script's environment, the token that server's ``/metrics`` wants: the script
+reads the bots' think time there). It only ever connects to 127.0.0.1, and stops by
 itself: ``--duration`` (ramp: ``--step`` per rate) plus at most ``--grace`` seconds for
 requests in flight.
 
