@@ -58,10 +58,10 @@ DATABASE_DOWN = "the game's database cannot be reached just now; try again in a 
 Json = dict[str, Any]
 
 
-def get(url: str, timeout: float = 10.0) -> httpx.Response:
+def get(url: str, timeout: float = 10.0, headers: dict[str, str] | None = None) -> httpx.Response:
     """A one-off GET (``httpx.get`` would build a TLS context each time)."""
     with httpx.Client(timeout=timeout, verify=TLS) as client:
-        return client.get(url)
+        return client.get(url, headers=headers)
 
 
 def free_port() -> int:

@@ -14,7 +14,9 @@ By default the script starts its own server: a temporary PostgreSQL database on
 127.0.0.1:5432 (created, migrated once, and dropped at the end; the PostgreSQL server
 itself is never touched otherwise), ``uvicorn --workers N``, rate limits raised through
 the environment, and stops it at the end. ``--url`` points it at a server already
-running on this machine instead. It only ever connects to 127.0.0.1, and stops by
+running on this machine instead (with ``--metrics-token``, or ``SHEEPSHEAD_METRICS_TOKEN``
+in the script's environment, the token that server's ``/metrics`` wants: the script
+reads the bots' think time there). It only ever connects to 127.0.0.1, and stops by
 itself: ``--duration`` (ramp: ``--step`` per rate) plus at most ``--grace`` seconds for
 requests in flight.
 
@@ -385,6 +387,8 @@ def spawned_server(
             "SHEEPSHEAD_MIGRATE": "0",
             "SHEEPSHEAD_DAILY_SECRET": secrets.token_hex(32),
             "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+            # The script reads the bots' think time from /metrics, which wants the token.
+            "SHEEPSHEAD_METRICS_TOKEN": args.metrics_token,
             **RAISED_LIMITS,
         }
         for item in args.server_env:
@@ -438,9 +442,16 @@ def wait_ready(base: str) -> None:
     raise SystemExit(f"{base} was not ready within 60 s")
 
 
-def metric_sum(base: str, name: str) -> dict[str, float]:
-    """Sums of a histogram's ``_sum`` and ``_count`` lines (over every label), from /metrics."""
-    text = get(f"{base}/metrics").text
+def metric_sum(base: str, name: str, token: str) -> dict[str, float]:
+    """Sums of a histogram's ``_sum`` and ``_count`` lines (over every label), from
+    /metrics, scraped with the server's metrics token."""
+    response = get(f"{base}/metrics", headers={"authorization": f"Bearer {token}"})
+    if response.status_code != 200:
+        raise SystemExit(
+            f"/metrics answered {response.status_code}: give the server's token "
+            "(--metrics-token or SHEEPSHEAD_METRICS_TOKEN)"
+        )
+    text = response.text
     out = {"sum": 0.0, "count": 0.0}
     for row in text.splitlines():
         for part in ("sum", "count"):
@@ -511,6 +522,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--url", help="a server already running on 127.0.0.1 instead")
     parser.add_argument("--app", default="sheepshead.server:create_app", help="the app factory")
     parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--metrics-token",
+        default=os.environ.get("SHEEPSHEAD_METRICS_TOKEN") or secrets.token_hex(16),
+        help="the bearer token of /metrics (a --url server's SHEEPSHEAD_METRICS_TOKEN; "
+        "by default that variable, else one made up for the script's own server)",
+    )
     parser.add_argument("--seed", default="load", help="seeds the players' choices")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
@@ -541,7 +558,7 @@ def machine() -> dict[str, Any]:
 
 def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str, Any]:
     cpu0 = cpu_seconds(server_pid) if server_pid else None
-    think0 = metric_sum(base, "sheepshead_bot_think_seconds")
+    think0 = metric_sum(base, "sheepshead_bot_think_seconds", args.metrics_token)
     report: dict[str, Any] = {
         "scenario": args.scenario,
         "players": args.players,
@@ -573,7 +590,7 @@ def run(args: argparse.Namespace, base: str, server_pid: int | None) -> dict[str
         report["requests_per_second"] = round(total / elapsed, 1)
         usage = resource.getrusage(resource.RUSAGE_SELF)
         report["client_cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 1)
-    think1 = metric_sum(base, "sheepshead_bot_think_seconds")
+    think1 = metric_sum(base, "sheepshead_bot_think_seconds", args.metrics_token)
     if think1["count"] > think0["count"]:
         mean = (think1["sum"] - think0["sum"]) / (think1["count"] - think0["count"])
         report["bot_think_mean_ms"] = round(1000 * mean, 2)

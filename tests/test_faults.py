@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.engine import make_url
 
-from api.helpers import TestClient, make_client, new_game, play_hand
+from api.helpers import TestClient, identify, make_client, new_game, play_hand
 from api.test_postgres import postgres_url  # noqa: F401  (the fixture)
 from sheepshead.server import Settings, create_app
 from sheepshead.store.models import HandRow
@@ -40,6 +40,7 @@ from faults import (
 )
 
 SECRET = "faults test secret"
+METRICS_TOKEN = "faults-metrics-token"
 UNLIMITED: dict[str, Any] = {
     "rate_identities": None,
     "rate_actions": None,
@@ -56,7 +57,7 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
     settings = Settings(data_dir=tmp_path, dev=True, daily_secret=SECRET, **UNLIMITED)
     apps = [create_app(settings), create_app(settings)]
     first, second = (make_client(app) for app in apps)
-    first.get("/api/v1/games/current")
+    identify(apps[0], first)
     second.cookies.update(dict(first.cookies))
     yield first, second
     for app in apps:
@@ -191,6 +192,7 @@ def test_two_servers_given_the_same_action_at_once_apply_it_exactly_once(
         "SHEEPSHEAD_DAILY_SECRET": SECRET,
         # Both processes write their metrics here: either one's /metrics adds them up.
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+        "SHEEPSHEAD_METRICS_TOKEN": METRICS_TOKEN,
     }
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
@@ -207,7 +209,7 @@ def test_two_servers_given_the_same_action_at_once_apply_it_exactly_once(
             for key, value in race((one.url, two.url), player, rounds=6).items():
                 totals[key] += value
             player.close()
-        text = get(f"{one.url}/metrics").text
+        text = get(f"{one.url}/metrics", headers={"authorization": f"Bearer {METRICS_TOKEN}"}).text
     assert totals["pairs"] >= 16
     # Most pairs both loaded the same version; only the database's check split them.
     assert totals["decided_by_the_database"] >= 1, totals

@@ -34,6 +34,8 @@ CARD = re.compile(r"(?<![0-9A-Za-z])[789TJQKA][CDHS](?![0-9A-Za-z])")
 #: What one log line may hold, and nothing else.
 LOG_KEYS = {"ts", "level", "logger", "msg", "method", "route", "status", "ms", "player", "pid"}
 LOG_OPTIONAL = {"params", "request_id", "error"}
+#: The scrape's bearer token (SHEEPSHEAD_METRICS_TOKEN) of the apps here.
+TOKEN = "observability-test-token"
 
 
 def make_app(tmp_path: Path, **overrides: Any) -> FastAPI:
@@ -42,6 +44,7 @@ def make_app(tmp_path: Path, **overrides: Any) -> FastAPI:
         "dev": True,
         "daily_secret": "observability test secret",
         "daily_level": "standard",
+        "metrics_token": TOKEN,
         **UNLIMITED,
         **overrides,
     }
@@ -85,7 +88,7 @@ def log_lines() -> Iterator[list[str]]:
 
 def metrics(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample of ``/metrics``, by name and labels."""
-    response = client.get("/metrics")
+    response = client.get("/metrics", headers={"authorization": f"Bearer {TOKEN}"})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
     samples = {}
@@ -327,5 +330,39 @@ def test_without_a_database_requests_get_503_at_once_and_health_stays_up(
         assert ready.status_code == 503
         assert ready.json()["checks"] == {"database": "unreachable (OperationalError)"}
         assert sample(metrics(client), "sheepshead_database_up") == 0
+        # A page says it in the reader's language, with when to try again.
+        page = client.get("/daily", headers={"accept-language": "de-DE"})
+        assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
+        assert page.headers["retry-after"] == reply.headers["retry-after"]
+        assert '<html lang="de">' in page.text
+        assert "Die Datenbank des Spiels ist gerade nicht erreichbar." in page.text
+        assert "Bitte versuche es in 5 Sekunden noch einmal." in page.text
+    finally:
+        app.state.engine.dispose()
+
+
+def test_metrics_answer_only_a_scrape_bearing_the_token(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    try:
+        client = make_client(app)
+        assert client.get("/metrics").status_code == 401
+        for wrong in ("Bearer nope", f"Bearer {TOKEN}x", f"Basic {TOKEN}", TOKEN, "Bearer "):
+            refused = client.get("/metrics", headers={"authorization": wrong})
+            assert refused.status_code == 401, wrong
+            assert refused.headers["www-authenticate"].startswith("Bearer")
+            assert "sheepshead_" not in refused.text
+        assert sample(metrics(client), "sheepshead_database_up") == 1
+    finally:
+        app.state.engine.dispose()
+
+
+def test_metrics_are_off_without_a_token(tmp_path: Path) -> None:
+    assert Settings.from_env({"SHEEPSHEAD_METRICS_TOKEN": " t0k "}).metrics_token == "t0k"
+    app = make_app(tmp_path, metrics_token="")
+    try:
+        client = make_client(app)
+        for headers in ({}, {"authorization": "Bearer "}, {"authorization": f"Bearer {TOKEN}"}):
+            response = client.get("/metrics", headers=headers)
+            assert response.status_code == 404 and "sheepshead_" not in response.text
     finally:
         app.state.engine.dispose()

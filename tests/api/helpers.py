@@ -8,11 +8,22 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from sheepshead.server.identity import COOKIE
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-__all__ = ["BASE", "Json", "TestClient", "act", "make_client", "new_game", "play_hand"]
+__all__ = [
+    "BASE",
+    "Json",
+    "TestClient",
+    "act",
+    "identify",
+    "make_client",
+    "new_game",
+    "play_hand",
+]
 
 BASE = "http://localhost"
 Json = dict[str, Any]
@@ -20,6 +31,14 @@ Json = dict[str, Any]
 
 def make_client(app: FastAPI, base_url: str = BASE) -> TestClient:
     return TestClient(app, base_url=base_url)
+
+
+def identify(app: FastAPI, client: TestClient) -> str:
+    """Give the visitor an identity, as an earlier change would have (none of the
+    rate limits is charged for it); its id."""
+    player: str = app.state.store.new_player()
+    client.cookies.set(COOKIE, player)
+    return player
 
 
 def new_game(client: TestClient, **body: Any) -> Json:

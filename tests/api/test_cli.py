@@ -62,9 +62,11 @@ def test_serve_migrates_then_says_where_to_open_the_game(tmp_path: Path) -> None
         found = [m for m in map(READY.search, lines) if m]
         assert found, f"no ready line in {lines!r}"
         url = found[0].group(1)
-        response = httpx.get(url + "api/v1/games/current")
-        # A first visit: an identity, not Secure on local http, and no game yet.
-        assert response.status_code == 404
+        # A visit leaves nothing; the first game makes an identity, not Secure on local http.
+        visit = httpx.get(url + "api/v1/games/current")
+        assert visit.status_code == 404 and "set-cookie" not in visit.headers
+        response = httpx.post(url + "api/v1/games", json={})
+        assert response.status_code == 201
         assert "HttpOnly" in response.headers["set-cookie"]
         assert "Secure" not in response.headers["set-cookie"]
         assert (data / "sheepshead.db").is_file()

@@ -243,10 +243,10 @@ def _bot_calls_an_unknown_card() -> tuple[bytes, list[str]]:
 def test_a_bots_unknown_card_stays_face_down_until_the_hand_is_over(
     app: FastAPI, client: TestClient
 ) -> None:
-    client.get("/api/v1/games/current")  # a first visit: an identity, no game
-    player = client.cookies[COOKIE]
-    seed, moves = _bot_calls_an_unknown_card()
     store = app.state.store
+    player = store.new_player()  # an identity with no game yet
+    client.cookies.set(COOKIE, player)
+    seed, moves = _bot_calls_an_unknown_card()
     game_id = store.create_game(
         player, {}, "standard", 4, 12345, 1 + len(moves), [StoredHand(1, seed, tuple(moves), False)]
     )

@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import func, select
 
 from api.helpers import TestClient, make_client, new_game
 from sheepshead.deal import deal_cards, seed_commitment
 from sheepshead.server import Settings, create_app, i18n
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.settings import Rate
+from sheepshead.store.models import Player
+from test_i18n import SITE_PAGES
 
 COOKIE_RE = re.compile(rf"{COOKIE}=([0-9a-f]{{32}}); Max-Age=\d+; Path=/; HttpOnly; SameSite=Lax")
 
@@ -24,31 +27,36 @@ def identity_cookie(response_headers: list[str]) -> str:
     return header
 
 
-def test_a_first_visit_gets_an_anonymous_identity_once(client: TestClient) -> None:
-    first = client.get("/")
-    assert first.status_code == 200
+def test_reading_makes_no_identity_and_the_first_game_makes_one_once(client: TestClient) -> None:
+    for path in ("/", "/play", "/daily", "/api/v1/daily/today", "/api/v1/games/current"):
+        assert "set-cookie" not in client.get(path).headers, path
+    assert client.get("/api/v1/games/current").json() == {"detail": "you have no game yet"}
+    first = client.post("/api/v1/games", json={})
+    assert first.status_code == 201
     header = identity_cookie(first.headers.get_list("set-cookie"))
     assert COOKIE_RE.fullmatch(header), header  # local development over http: not Secure
     # The identity sticks: no new cookie while the old one is sent back.
     again = client.get("/play")
     assert again.status_code == 200 and "set-cookie" not in again.headers
-    new_game(client)
+    assert "set-cookie" not in client.post("/api/v1/games", json={}).headers
     assert client.get("/api/v1/games/current").status_code == 200
 
 
-def test_an_unknown_or_forged_identity_is_replaced(app: FastAPI) -> None:
+def test_an_unknown_or_forged_identity_is_replaced_by_the_first_change(app: FastAPI) -> None:
     for forged in ("0" * 32, "not-an-id", "'; drop table players; --"):
         client = make_client(app)
         client.cookies.set(COOKIE, forged)
-        response = client.get("/api/v1/games/current")
-        assert response.status_code == 404
+        read = client.get("/api/v1/games/current")
+        assert read.status_code == 404 and "set-cookie" not in read.headers
+        response = client.post("/api/v1/games", json={})
+        assert response.status_code == 201
         header = identity_cookie(response.headers.get_list("set-cookie"))
         assert forged not in header
 
 
-def test_a_first_visit_that_ends_in_an_error_keeps_its_identity(client: TestClient) -> None:
-    response = client.get("/api/v1/games/current")
-    assert response.status_code == 404
+def test_a_first_change_that_ends_in_an_error_keeps_its_identity(client: TestClient) -> None:
+    response = client.post("/api/v1/games", json={"rules": {"players": 9}})
+    assert response.status_code == 422
     assert COOKIE_RE.fullmatch(identity_cookie(response.headers.get_list("set-cookie")))
 
 
@@ -66,7 +74,7 @@ def test_the_cookie_is_secure_except_on_local_http_in_development(
     tmp_path: Path, dev: bool, base_url: str
 ) -> None:
     app = create_app(Settings(data_dir=tmp_path, dev=dev))
-    response = make_client(app, base_url).get("/")
+    response = make_client(app, base_url).post("/api/v1/games", json={})
     header = identity_cookie(response.headers.get_list("set-cookie"))
     assert header.endswith("; Secure") and "HttpOnly" in header and "SameSite=Lax" in header
     app.state.engine.dispose()
@@ -116,24 +124,34 @@ def test_the_navigation_marks_the_page_shown(client: TestClient, path: str, curr
     assert current_nav(response.text) == [current]
 
 
-def test_pages_that_need_no_identity_render_past_the_limit_on_new_identities(
+def players(app: FastAPI) -> int:
+    with app.state.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(Player)).scalar_one())
+
+
+def test_no_page_or_read_makes_an_identity_nor_meets_the_limit_on_new_ones(
     tmp_path: Path,
 ) -> None:
+    # Before: every visit to / or /daily made a player, and past the limit on new ones a
+    # school behind one address got 429 in JSON on the home page.
     app = create_app(Settings(data_dir=tmp_path, dev=True, rate_identities=Rate(2, 3600)))
     try:
-        for _ in range(2):
-            assert make_client(app).get("/").status_code == 200
-        # The address has used its new identities: a page that issues one is refused.
-        assert make_client(app).get("/play").status_code == 429
-        # Nor does reading them, or what their scripts ask of the API (the daily page
-        # makes an identity only when its Start button is pressed).
-        reads = ("/daily", "/privacy", "/leaderboard", "/guide", "/verify/daily", "/verify")
-        api = ("/api/v1/daily/board", "/api/v1/daily/week", "/api/v1/daily/days")
-        api += ("/api/v1/daily/today",)
-        for path in (*reads, *api, "/api/v1/daily/me"):
+        reads = (*SITE_PAGES, "/api/v1/daily/today", "/api/v1/daily/board", "/api/v1/daily/me")
+        for path in ("/", "/daily", "/", "/play", *reads, "/api/v1/games/current"):
             response = make_client(app).get(path)
-            assert response.status_code == 200, (path, response.status_code)
-            assert COOKIE not in response.headers.get("set-cookie", ""), path
+            assert response.status_code in (200, 404), (path, response.status_code)
+            assert "set-cookie" not in response.headers, path
+        assert players(app) == 0
+        # The first changes make identities, as many as the limit lets through.
+        assert [make_client(app).post("/api/v1/games", json={}).status_code for _ in range(3)] == [
+            201,
+            201,
+            429,
+        ]
+        assert players(app) == 2
+        # Past the limit, every page still opens for a new visitor.
+        for path in reads:
+            assert make_client(app).get(path).status_code == 200, path
         assert make_client(app).get("/api/v1/daily/me").json() == {
             "name": None,
             "hidden": False,
@@ -141,13 +159,6 @@ def test_pages_that_need_no_identity_render_past_the_limit_on_new_identities(
         }
     finally:
         app.state.engine.dispose()
-
-
-def test_pages_that_need_no_identity_give_none(client: TestClient) -> None:
-    for path in ("/privacy", "/leaderboard"):
-        response = client.get(path)
-        assert response.status_code == 200
-        assert COOKIE not in response.headers.get("set-cookie", ""), path
 
 
 def test_the_leaderboard_links_today_and_yesterday(app: FastAPI, client: TestClient) -> None:

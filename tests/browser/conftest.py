@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
 
 from sheepshead.server import Settings, create_app, guide
@@ -41,6 +42,9 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 # The guide's pages, in its own order.
 GUIDE_PAGES = [page.url for page in guide.PAGES]
+#: The app behind each address the ``server`` fixture serves, for a test that looks in
+#: its database.
+SERVED: dict[str, FastAPI] = {}
 
 
 @pytest.fixture(scope="session")
@@ -66,7 +70,10 @@ def server(
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the app did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    address = f"http://127.0.0.1:{port}"
+    SERVED[address] = app
+    yield address
+    del SERVED[address]
     uv.should_exit = True
     thread.join(timeout=10)
     sock.close()

@@ -1,8 +1,8 @@
 """Playing at the table the way a person does: by clicking, or with the keyboard only.
 
 The page marks ``#table[data-idle="true"]`` when it waits for the player (no request
-on its way, no events being shown) and ``data-phase`` with the hand's phase, or
-``over`` once the hand is scored.
+on its way, no events being shown) and ``data-phase`` with the hand's phase, ``over``
+once the hand is scored, or ``start`` while a new player's table waits for "Deal".
 """
 
 from __future__ import annotations
@@ -29,6 +29,15 @@ class Covered:
 
 def wait_idle(page: Page) -> None:
     page.wait_for_selector('#table[data-idle="true"]')
+
+
+def deal_first(page: Page) -> None:
+    """Wait for the table; a player with no game yet is offered "Deal" (nothing is
+    dealt, nor any identity made, before that click), which this clicks."""
+    wait_idle(page)
+    if phase(page) == "start":
+        page.locator('#actions [data-ui="deal"]').click()
+        page.wait_for_selector('#table[data-idle="true"]:not([data-phase="start"])')
 
 
 def phase(page: Page) -> str:

@@ -27,6 +27,7 @@ from browser.conftest import DESKTOP, GUIDE_PAGES, PHONE
 from browser.table import (
     HAND_LIMIT,
     choose_bury,
+    deal_first,
     focused,
     next_hand,
     phase,
@@ -253,6 +254,9 @@ def check_table_states(page: Page, audit: Audit, size: str) -> set[str]:
             now = phase(page)
             if once(now):
                 audit.check(page, f"{size} {now}")
+            if now == "start":
+                deal_first(page)
+                continue
             if now == "picking" and once("dialogs"):
                 page.locator("#open-settings").click()
                 expect(page.locator("#dlg-settings")).to_be_visible()
@@ -424,7 +428,7 @@ def test_a_hand_with_the_keyboard_alone_is_told_in_words(context: BrowserContext
     page.keyboard.press("Tab")
     assert focused(page)["text"] and page.evaluate("document.activeElement.hash") == "#main"
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     # A dialog opened from the keyboard gives the focus back to what opened it.
     page.focus("#open-settings")
     page.keyboard.press("Enter")
@@ -534,7 +538,7 @@ def test_on_a_phone_ten_cards_and_more_wrap_into_two_rows(browser: Browser, serv
     try:
         page = context.new_page()
         page.goto("/play")
-        wait_idle(page)
+        deal_first(page)
         # A new game stops at the player's first decision: asked to pick, or (someone
         # else picked) the first card to play, with all ten cards in hand either way.
         counts = [card_rows(page)]
@@ -663,7 +667,7 @@ def test_nothing_is_lost_at_200_percent(
             if problems := lost_text(page):
                 found[path] = problems
         page.goto("/play")
-        wait_idle(page)
+        deal_first(page)
         kinds: set[str] = set()
         for _ in range(HAND_LIMIT):
             wait_idle(page)
@@ -714,7 +718,7 @@ def play_a_hand_watching_motion(browser: Browser, server: str, motion: str) -> l
             "() => document.querySelectorAll('.demo-stage .demo-card').length > 1"
         )
         page.goto("/play")
-        wait_idle(page)
+        deal_first(page)
         for _ in range(HAND_LIMIT):
             if summary_open(page):
                 break
@@ -769,7 +773,7 @@ def test_suits_have_shapes_and_names_and_a_four_colour_deck(browser: Browser, se
         try:
             page = context.new_page()
             page.goto("/play")
-            wait_idle(page)
+            deal_first(page)
             colours: dict[str, str] = page.evaluate(SUIT_COLOURS)
             shapes = page.evaluate(
                 "[...'CSHD'].map(s => document.getElementById(`pip-${s}`).innerHTML)"
@@ -834,7 +838,7 @@ FELT_TEXT = r"""() => {
 def test_text_on_the_felt_has_enough_contrast(context: BrowserContext) -> None:
     page = context.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     kinds: set[str] = set()
     found: dict[str, list[str]] = {}
     for _ in range(HAND_LIMIT):

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import DESKTOP, Visitor, visitor_for
-from browser.table import next_hand, phase, summary_open, wait_idle
+from browser.table import deal_first, next_hand, phase, summary_open, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -145,7 +145,7 @@ def test_a_refused_card_opens_its_rule_and_the_game_goes_on(
 ) -> None:
     page = desktop.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     decision_checked = False
     for _ in range(HANDS_TO_TRY):
         for _ in range(60):

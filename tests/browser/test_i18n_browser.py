@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import DESKTOP, PHONE, Visitor
-from browser.table import HAND_LIMIT, choose_bury, phase, summary_open, wait_idle
+from browser.table import HAND_LIMIT, choose_bury, deal_first, phase, summary_open, wait_idle
 from test_i18n import CARD_CODES, LATIN_IN_BENGALI, SAME_IN, SITE_PAGES, WORD, english_msgids
 
 pytestmark = pytest.mark.browser
@@ -169,7 +169,7 @@ def test_a_whole_hand_at_the_table_speaks_the_pages_language(
     guest = visitor(browser, server, "en-US", DESKTOP)
     page = guest.new_page()
     page.goto(f"/play?lang={lang}")
-    wait_idle(page)
+    deal_first(page)
     assert lang_of(page) == lang
     page.screenshot(path=str(artifacts / f"i18n-{lang}-table.png"))
     play_a_hand(page)
@@ -242,7 +242,7 @@ def test_the_language_switch_is_on_every_page_and_remembered(browser: Browser, s
     expect(page.locator('nav.lang-switch a[aria-current="true"]')).to_have_attribute("lang", "de")
     # Remembered: the next page, with no ?lang=, is German, and so are the table's words.
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     assert lang_of(page) == "de"
     expect(page.locator("#open-settings")).to_have_text("Einstellungen")
     page.locator('nav.lang-switch a[lang="bn"]').click()

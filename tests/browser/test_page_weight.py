@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Request
 
 from browser.conftest import DESKTOP
-from browser.table import wait_idle
+from browser.table import deal_first
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,7 @@ def test_the_table_page_weighs_at_most_150_kb_compressed(
 
     page.on("requestfinished", finished)
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     page.wait_for_load_state("networkidle")
     context.close()
     total = sum(size for size, _ in sizes.values())

@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from browser.conftest import DESKTOP, Visitor
 from browser.table import (
     Covered,
+    deal_first,
     next_hand,
     no_horizontal_scroll,
     phase,
@@ -34,7 +35,7 @@ def open_table(page: Page) -> None:
     page.goto("/")
     page.get_by_role("link", name="Play now").click()
     expect(page).to_have_url(re.compile(r"/play$"))
-    wait_idle(page)
+    deal_first(page)
 
 
 def play_until_picked(page: Page, covered: Covered, artifacts: Path, prefix: str) -> None:
@@ -124,7 +125,7 @@ def test_a_phone_visitor_plays_a_hand(phone: Visitor, artifacts: Path) -> None:
 def test_a_hand_with_the_keyboard_alone(desktop: Visitor, artifacts: Path) -> None:
     page = desktop.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     covered = Covered()
     play_hand_by_keyboard(page, covered)
     assert "play" in covered.kinds
@@ -144,7 +145,7 @@ def test_a_hand_with_the_keyboard_alone(desktop: Visitor, artifacts: Path) -> No
 def test_a_reload_in_the_middle_of_a_hand_resumes_it(desktop: Visitor, artifacts: Path) -> None:
     page = desktop.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     covered = Covered()
     # Play until the player has played a card (and so the hand is well under way).
     from browser.table import click_decision
@@ -174,10 +175,10 @@ def test_a_reload_in_the_middle_of_a_hand_resumes_it(desktop: Visitor, artifacts
 def test_a_stale_second_tab_redraws_without_an_error(desktop: Visitor) -> None:
     first = desktop.new_page()
     first.goto("/play")
-    wait_idle(first)
+    deal_first(first)
     second = desktop.new_page()
     second.goto("/play")
-    wait_idle(second)
+    deal_first(second)
     assert phase(first) == phase(second) == "picking"
     first.get_by_role("button", name="Pass").click()
     wait_idle(first)
@@ -194,7 +195,7 @@ def test_a_stale_second_tab_redraws_without_an_error(desktop: Visitor) -> None:
 def test_a_lost_connection_is_retried_then_reported(desktop: Visitor) -> None:
     page = desktop.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     failures = {"left": 2}
 
     def flaky(route: Route) -> None:
@@ -231,7 +232,7 @@ def test_a_lost_connection_is_retried_then_reported(desktop: Visitor) -> None:
 def test_settings_are_remembered_and_start_a_new_game(desktop: Visitor, artifacts: Path) -> None:
     page = desktop.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     page.get_by_role("button", name="Settings").click()
     dialog = page.locator("#dlg-settings")
     expect(dialog).to_be_visible()
@@ -278,7 +279,7 @@ def test_plays_are_animated_and_can_be_hurried(browser: Browser, server: str) ->
     try:
         page = context.new_page()
         page.goto("/play")
-        wait_idle(page)
+        deal_first(page)
         page.get_by_role("button", name="Pass").click()
         # The computer players' moves are shown one by one, at the pace the player chose.
         page.wait_for_timeout(400)
@@ -318,7 +319,7 @@ def test_the_review_sorts_each_hand_and_steps_through_the_tricks(
 ) -> None:
     page = desktop.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     state = finished_hand(desktop, page, artifacts)
     summary = state["summary"]
     assert isinstance(summary, dict)
@@ -390,13 +391,13 @@ def test_the_running_points_are_rebuilt_by_a_reload_and_a_fresh_tab(
 ) -> None:
     page = desktop.new_page()
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     line = play_until_points_show(page, artifacts)
     assert re.search(r"\d", line), line
     # A fresh tab on the same game shows exactly what this tab shows.
     fresh = desktop.new_page()
     fresh.goto("/play")
-    wait_idle(fresh)
+    deal_first(fresh)
     assert fresh.locator("#points").inner_text() == line
     shot(fresh, artifacts, "points-fresh-tab")
     fresh.close()

@@ -103,8 +103,9 @@ def _visit_then_get_attacked(target: str) -> dict[str, Any]:
         context = browser.new_context(base_url=target)
         context.set_default_timeout(15_000)
         page = context.new_page()
+        page.goto("/play")
         with page.expect_response(lambda r: r.url.endswith("/api/v1/games")):
-            page.goto("/play")
+            page.locator('#actions [data-ui="deal"]').click()
         before = context.request.get("/api/v1/games/current").json()
         # Another site on this machine, really served: http://localhost:<other port> is
         # not the same site as http://127.0.0.1:<port>, and being on the loopback too,

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import OperationalError
 
-from api.helpers import TestClient, make_client, new_game
+from api.helpers import TestClient, identify, make_client, new_game
 from security.conftest import Clock, MakeApp, fixed_clock
 from sheepshead.server.settings import Rate, Settings
 from sheepshead.store import open_engine
@@ -58,10 +58,10 @@ def test_new_identities_from_one_address_are_limited(make_app: MakeApp) -> None:
     app = make_app(rate_identities=Rate(3, 3600))
     clock = fixed_clock(app)
     visitors = [make_client(app) for _ in range(3)]
-    # Opening the home page makes an identity (the daily page waits for its Start).
+    # A first change makes an identity (no page does).
     for visitor in visitors:
-        assert visitor.get("/").status_code == 200
-    refused = make_client(app).get("/")
+        assert new_game(visitor)["state"]["version"] >= 1
+    refused = make_client(app).post("/api/v1/games", json={})
     assert refused.status_code == 429
     assert refused.headers["retry-after"] == "1200"  # one identity every 3600 / 3 s
     assert refused.json()["detail"] == (
@@ -69,21 +69,22 @@ def test_new_identities_from_one_address_are_limited(make_app: MakeApp) -> None:
         "(new players from one network address are limited)"
     )
     assert "set-cookie" not in refused.headers
-    # Players who already have their identity are not held up.
+    # Players who already have their identity are not held up, and reading makes none.
     for visitor in visitors:
         assert visitor.get("/api/v1/daily/today").status_code == 200
         assert new_game(visitor)["state"]["version"] >= 1
+    assert make_client(app).get("/daily").status_code == 200
     clock.advance(1200)
-    assert make_client(app).get("/").status_code == 200
-    assert make_client(app).get("/").status_code == 429
+    assert make_client(app).post("/api/v1/games", json={}).status_code == 201
+    assert make_client(app).post("/api/v1/games", json={}).status_code == 429
 
 
 def test_a_player_sending_too_many_changes_is_slowed_not_stopped(make_app: MakeApp) -> None:
     app = make_app(rate_actions=Rate(2, 1))
     clock = fixed_clock(app)
     ann, bob = make_client(app), make_client(app)
-    ann.get("/")
-    bob.get("/")
+    identify(app, ann)
+    identify(app, bob)
     state = new_game(ann)["state"]
     url = f"/api/v1/games/{state['id']}/actions"
     body = {"action": state["view"]["legal"][0], "version": state["version"]}
@@ -117,7 +118,7 @@ def test_workers_on_one_database_share_one_budget(make_app: MakeApp) -> None:
     clock = fixed_clock(first)
     second.state.limiter.clock = clock
     ann = make_client(first)
-    ann.get("/")
+    identify(first, ann)
     tab = make_client(second)
     tab.cookies.update(ann.cookies)
     assert [ann.post("/api/v1/games", json={}).status_code for _ in range(2)] == [201, 201]

@@ -8,33 +8,17 @@ from typing import Any
 
 import jinja2
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
-from sheepshead.server import api, daily, guide, i18n, observability, pages, security
+from sheepshead.server import api, daily, errors, guide, i18n, observability, pages, security
+from sheepshead.server.head import HeadAsGet
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
 from sheepshead.server.tables import Tables
 from sheepshead.store import Store, migrate, open_engine
-
-
-def _readable(exc: RequestValidationError) -> str:
-    """Pydantic's errors as one sentence: ``version: Field required``."""
-    parts = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-        message = str(error.get("msg", "invalid"))
-        parts.append(f"{where}: {message}" if where else message)
-    return "; ".join(parts) or "malformed request"
-
-
-async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
-    return JSONResponse(status_code=422, content={"detail": _readable(exc)})
 
 
 def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
@@ -93,7 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = store
     app.state.tables = Tables(store)
     app.state.templates = _templates(settings, static)
-    app.add_exception_handler(RequestValidationError, _validation_error)
+    errors.install(app)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(daily.router)
@@ -103,6 +87,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(i18n.LocaleMiddleware)
     security.install(app, settings, engine)
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    # Outside the compression, so that HEAD gets the very headers GET would.
+    app.add_middleware(HeadAsGet)
     # Last: its routes, its 503 for a lost database, and the outermost middleware.
     observability.install(app)
     return app

@@ -371,9 +371,10 @@ def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
 
 
 @router.delete(f"{API}/me", status_code=204)
-def delete_me(request: Request, player: PlayerDep, svc: DailyDep) -> Response:
-    """Delete this identity and everything kept about it. The cookie is cleared."""
-    for day in svc.store.delete_player(player):
+def delete_me(request: Request, player: KnownPlayerDep, svc: DailyDep) -> Response:
+    """Delete this identity and everything kept about it. The cookie is cleared (a
+    browser without an identity has nothing to delete, and is not given one)."""
+    for day in [] if player is None else svc.store.delete_player(player):
         svc.store.refresh_board(day)
     response = Response(status_code=204)
     secure = "; Secure" if _secure(request) else ""

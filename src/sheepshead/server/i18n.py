@@ -18,7 +18,8 @@ gettext catalogs (``sheepshead/locale``), and numbers and dates in that language
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, date, datetime
 from functools import cache
@@ -70,6 +71,17 @@ def current() -> str:
 def use(lang: str) -> None:
     """Serve the rest of this context in ``lang`` (tests and the command line)."""
     _current.set(lang if lang in LANGUAGES else DEFAULT)
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Serve the block in ``lang``, then the language before it (an error page made
+    outside ``LocaleMiddleware``)."""
+    token = _current.set(lang if lang in LANGUAGES else DEFAULT)
+    try:
+        yield
+    finally:
+        _current.reset(token)
 
 
 def _primary(tag: str) -> str:

@@ -1,14 +1,18 @@
-"""The anonymous player: a random id in a cookie, issued on the first visit.
+"""The anonymous player: a random id in a cookie, issued by the first change.
 
-A request whose cookie names no known player gets a new player. The route's
-dependency records the new id in the request state and ``IdentityCookie`` adds
-the Set-Cookie header to whatever response goes out (errors included, so a
-first visit that ends in a 404 still keeps its identity).
+Only a request that changes something (POST, PUT, PATCH, DELETE: starting a game or
+a daily attempt, choosing a name) makes a new player when its cookie names none.
+A read (GET, HEAD) never does: looking at the site leaves nothing behind, and a
+school or an office behind one address cannot use up the limit on new identities
+by opening pages. The route's dependency records a new id in the request state and
+``IdentityCookie`` adds the Set-Cookie header to whatever response goes out (errors
+included, so a first game that ends in a 422 still keeps its identity).
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request
@@ -27,6 +31,8 @@ MAX_AGE = 400 * 24 * 3600
 _ID = re.compile(r"[0-9a-f]{32}")
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
 _STATE_KEY = "sheepshead_new_player"
+#: Methods that may change something; the others are only ever reads.
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def store_of(request: Request) -> Store:
@@ -38,10 +44,15 @@ StoreDep = Annotated[Store, Depends(store_of)]
 
 
 def current_player(request: Request, store: StoreDep) -> str:
-    """The player's id; a new anonymous player when the cookie names none."""
+    """The player's id. When the cookie names none: a new anonymous player for a
+    request that changes something; for a read, a stranger's id, made up for this
+    request and never stored nor sent, so that the route answers as it does for a
+    player who has nothing yet (no game: 404; no attempt today)."""
     player_id = request.cookies.get(COOKIE)
     if player_id is not None and _ID.fullmatch(player_id) and store.has_player(player_id):
         return player_id
+    if request.method not in UNSAFE:
+        return secrets.token_hex(16)
     # New identities are rate-limited per network address (security.py).
     limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
     if limiter is not None:

@@ -1,5 +1,6 @@
 """What an operator sees: one JSON log line per request, Prometheus metrics at
-``/metrics``, ``/healthz`` (the process answers) and ``/readyz`` (it can serve: the
+``/metrics`` (for a scrape bearing ``SHEEPSHEAD_METRICS_TOKEN``; off without one),
+``/healthz`` (the process answers) and ``/readyz`` (it can serve: the
 database answers, its schema is at the migrations' head, and this server derives the
 daily game's seeds from the same secret as the day's published commitment).
 
@@ -21,6 +22,7 @@ with a sentence saying so, and the next request tries again (no restart needed).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import os
@@ -37,7 +39,7 @@ from typing import Any
 
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -45,9 +47,11 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 from sqlalchemy import Engine, and_, exists, func, select
 from sqlalchemy import exc as sa_exc
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sheepshead import daily
+from sheepshead.server.errors import refusal
 from sheepshead.server.identity import COOKIE
 from sheepshead.store.daily import DailyAttempt
 from sheepshead.store.migrate import alembic_config
@@ -400,21 +404,37 @@ def _not_ready(checks: dict[str, str]) -> JSONResponse:
     return JSONResponse({"status": "unavailable", "checks": checks}, status_code=503)
 
 
+def _check_scrape(request: Request) -> None:
+    """Lets through a request bearing the metrics token; 404 while none is set (the
+    endpoint is off), 401 for a missing or wrong one."""
+    token: str = request.app.state.settings.metrics_token
+    if not token:
+        raise HTTPException(404, "Not Found")
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    # In constant time: how long a wrong guess took tells nothing of the token.
+    if scheme.lower() != "bearer" or not hmac.compare_digest(
+        given.strip().encode(), token.encode()
+    ):
+        raise HTTPException(
+            401,
+            "metrics: send the token of SHEEPSHEAD_METRICS_TOKEN as Authorization: Bearer",
+            headers={"www-authenticate": 'Bearer realm="metrics"'},
+        )
+
+
 @router.get("/metrics")
 def metrics(request: Request) -> PlainTextResponse:
-    """Prometheus' text exposition format."""
+    """Prometheus' text exposition format, for a scrape that bears the metrics token."""
+    _check_scrape(request)
     gauges: DatabaseGauges = request.app.state.database_gauges
     return PlainTextResponse(
         exposition(gauges), media_type="text/plain; version=0.0.4; charset=utf-8"
     )
 
 
-async def _database_down(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse(
-        {"detail": DATABASE_DOWN},
-        status_code=503,
-        headers={"retry-after": str(RETRY_AFTER_SECONDS)},
-    )
+async def _database_down(request: Request, exc: Exception) -> Response:
+    # A page says so in the reader's language (errors.py); the API in its JSON.
+    return refusal(request, 503, DATABASE_DOWN, {"retry-after": str(RETRY_AFTER_SECONDS)})
 
 
 def install(app: FastAPI) -> None:

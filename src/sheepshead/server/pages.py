@@ -7,6 +7,9 @@ and, on the verify page, ``seed``, ``players``, ``result`` (the deal, as
 ``/api/v1/verify`` gives it), ``error``, ``names`` (the seats' names at the table, the
 player's left out: the template says "You") and ``matches`` (whether the seed's SHA-256
 is the ``sha256`` the link passed, the fingerprint shown at the deal; None without one).
+
+No page makes an identity: the table's script deals the first game (and so makes
+the player) when the player asks for it (``identity.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from sheepshead.server.api import deal_json
-from sheepshead.server.identity import PlayerDep
 from sheepshead.table import names_for
 
 router = APIRouter(include_in_schema=False)
@@ -33,12 +35,12 @@ def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, _player: PlayerDep) -> HTMLResponse:
+def home(request: Request) -> HTMLResponse:
     return _render(request, "home.html")
 
 
 @router.get("/play", response_class=HTMLResponse)
-def play(request: Request, _player: PlayerDep) -> HTMLResponse:
+def play(request: Request) -> HTMLResponse:
     return _render(request, "table.html")
 
 

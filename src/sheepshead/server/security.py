@@ -9,7 +9,8 @@ response headers that keep pages from being framed, sniffed or fed foreign scrip
   with 429 when its player or network address is over its rate
   (``settings.rate_actions``, ``settings.rate_actions_per_address``);
 - ``RateLimiter.new_identity``, called by ``identity.current_player`` before it
-  creates a player: 429 past ``settings.rate_identities`` per network address;
+  creates a player (only ever for a request that changes something): 429 past
+  ``settings.rate_identities`` per network address;
 - ``SecurityHeaders`` on every response;
 - the OpenAPI document lists the errors all this may answer.
 
@@ -31,8 +32,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
 from sqlalchemy import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -41,13 +40,12 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead.server.identity import COOKIE, current_player
+from sheepshead.server.errors import refusal
+from sheepshead.server.identity import COOKIE, UNSAFE
 from sheepshead.server.secret import server_secret
 from sheepshead.server.settings import Rate, Settings
 from sheepshead.store.rates import MICROS, Charge, RateStore
 
-#: Methods that may change something; the others are only ever reads.
-UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: For the pages: scripts and styles from this site only, never inline.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -290,12 +288,12 @@ class Guard:
 
         reason = cross_site(method, headers, self.settings.trusted_origins)
         if reason is not None:
-            await JSONResponse({"detail": reason}, status_code=403)(scope, receive, send)
+            await refusal(Request(scope), 403, reason)(scope, receive, send)
             return
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > limit:
             detail = BodyTooLarge(limit).detail
-            await JSONResponse({"detail": detail}, status_code=413)(scope, receive, send)
+            await refusal(Request(scope), 413, detail)(scope, receive, send)
             return
         limiter = limiter_of(scope["app"]) if "app" in scope else None
         if method in UNSAFE and limiter is not None and scope["path"].startswith("/api/"):
@@ -330,20 +328,6 @@ class Guard:
 # The OpenAPI document -----------------------------------------------------------------
 
 
-def _uses(dependant: Dependant, call: Callable[..., Any]) -> bool:
-    return dependant.call is call or any(_uses(d, call) for d in dependant.dependencies)
-
-
-def _api_routes(routes: Iterable[Any]) -> Iterable[APIRoute]:
-    """Every route, those of included routers too (FastAPI keeps them nested)."""
-    for route in routes:
-        if isinstance(route, APIRoute):
-            yield route
-        included = getattr(route, "original_router", None)
-        if included is not None:
-            yield from _api_routes(included.routes)
-
-
 #: The API's routes that never touch the database (re-deriving a hand from its seed).
 _NO_DATABASE = {"/api/v1/verify"}
 
@@ -364,18 +348,14 @@ def _error(description: str, retry_after: bool = False) -> dict[str, Any]:
 
 
 def document_errors(app: FastAPI) -> None:
-    """The OpenAPI document lists the errors the guard, the identity's rate limit and
-    the validation handler answer, with the ``{"detail"}`` body they really have."""
+    """The OpenAPI document lists the errors the guard, the identity's rate limit (on
+    changes only: a read makes no identity) and the validation handler answer, with
+    the ``{"detail"}`` body they really have."""
     original = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is not None:
             return app.openapi_schema
-        identifying = {
-            route.unique_id
-            for route in _api_routes(app.routes)
-            if _uses(route.dependant, current_player)
-        }
         schema = original()
         components = schema.setdefault("components", {}).setdefault("schemas", {})
         components.setdefault(
@@ -409,7 +389,6 @@ def document_errors(app: FastAPI) -> None:
                     responses.setdefault("413", _error("The body is too large"))
                 if method.upper() in UNSAFE:
                     responses.setdefault("403", _error("Sent from another site's page"))
-                if method.upper() in UNSAFE or operation.get("operationId") in identifying:
                     responses.setdefault("429", _error("Too many requests", retry_after=True))
         for unused in ("HTTPValidationError", "ValidationError"):
             components.pop(unused, None)

@@ -105,6 +105,9 @@ class Settings:
     #: Origins besides the site's own (as the Host header names it) whose pages may
     #: send changes, e.g. ``https://sheepshead.example`` behind a proxy that rewrites Host.
     trusted_origins: tuple[str, ...] = ()
+    #: The bearer token a scrape of ``/metrics`` must send; empty: ``/metrics`` is off
+    #: (404). A secret: metrics tell how busy the site is, and when.
+    metrics_token: str = field(default="", repr=False)
 
     @property
     def database(self) -> str:
@@ -118,7 +121,8 @@ class Settings:
         ``SHEEPSHEAD_MIGRATE``, ``SHEEPSHEAD_TEMPLATES_DIR``, ``SHEEPSHEAD_STATIC_DIR``,
         ``SHEEPSHEAD_DAILY_SECRET``, ``SHEEPSHEAD_DAILY_LEVEL``, ``SHEEPSHEAD_RATE_IDENTITIES``,
         ``SHEEPSHEAD_RATE_ACTIONS``, ``SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS``,
-        ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``."""
+        ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``,
+        ``SHEEPSHEAD_METRICS_TOKEN``."""
         env = os.environ if env is None else env
         defaults = cls()
         return cls(
@@ -140,4 +144,5 @@ class Settings:
                 o.strip().rstrip("/")
                 for o in env.get("SHEEPSHEAD_TRUSTED_ORIGINS", "").replace(",", " ").split()
             ),
+            metrics_token=env.get("SHEEPSHEAD_METRICS_TOKEN", "").strip(),
         )

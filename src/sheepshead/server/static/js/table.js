@@ -1,5 +1,6 @@
-// The table page: load (or start) the player's game, send the player's actions,
-// and show the events each reply carries, one by one, before the next decision.
+// The table page: load the player's game (or deal a first one when they ask), send the
+// player's actions, and show the events each reply carries, one by one, before the
+// next decision.
 // The daily page (daily.js) imports `say`, `call`, `retry`, `show` and `bindTable`
 // from here; the table's own boot runs only when this is the page's script.
 
@@ -142,14 +143,46 @@ async function newGame() {
   const { rules, level } = store.settings;
   store.busy = true;
   if (store.table) render();
+  else dealing();
   const reply = await call((opts) => api.create(rulesForServer(rules), level, opts));
   store.busy = false;
   if (reply && reply.kind === "refused") {
     render();
+    if (!store.table) awaitDeal();
     openSettings(reply.detail);
     return;
   }
   await handle(reply);
+  // Offline before the first game: "Deal" again is the way to try once more.
+  if (!store.table) awaitDeal();
+}
+
+/**
+ * No game yet: the table waits for the player's "Deal". Dealing makes their identity
+ * on the server, so merely opening the page leaves nothing behind (docs/api.md).
+ */
+function awaitDeal() {
+  $("info").textContent = t("A new table: the rules are in Settings.");
+  $("prompt").textContent = t("Ready when you are.");
+  const deal = document.createElement("button");
+  deal.type = "button";
+  deal.className = "act primary";
+  deal.dataset.ui = "deal";
+  deal.textContent = t("Deal the cards");
+  $("actions").replaceChildren(deal);
+  const table = $("table");
+  table.setAttribute("aria-busy", "false");
+  table.dataset.phase = "start";
+  table.dataset.idle = "true";
+  if (!document.querySelector("dialog[open]")) deal.focus();
+}
+
+/** The first game asked for: busy until its cards arrive. */
+function dealing() {
+  $("prompt").textContent = t("Shuffling the cards…");
+  $("actions").replaceChildren();
+  $("table").setAttribute("aria-busy", "true");
+  $("table").dataset.idle = "false";
 }
 
 /** "Try again": send the request `call` kept once more, and `handle` the reply. */
@@ -362,6 +395,9 @@ export function bindTable({ send, nextHand, newGame, summary = openSummary, retr
       case "retry":
         retry();
         break;
+      case "deal":
+        newGame();
+        break;
       default:
         break;
     }
@@ -401,14 +437,14 @@ async function boot() {
       render();
     }
   });
-  // A first visit has no game to resume: start one without asking for it first.
+  // A first visit has no game to resume: nothing to ask the server, the player deals.
   if (!hadGame()) {
-    await newGame();
+    awaitDeal();
     return;
   }
   const reply = await call((opts) => api.current(opts));
   if (reply && reply.kind === "refused" && reply.status === 404) {
-    await newGame();
+    awaitDeal();
     return;
   }
   await handle(reply);
