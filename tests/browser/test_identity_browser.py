@@ -17,13 +17,6 @@ from test_i18n import SITE_PAGES
 
 pytestmark = pytest.mark.browser
 
-#: The daily page's script still starts an attempt on load on this branch; the branch
-#: `secrecy` (issue 13, the daily page's Start button) makes it wait for Start.
-DAILY_STARTS_ON_LOAD = pytest.mark.xfail(
-    strict=True,
-    reason="daily.js starts today's attempt on load until the secrecy branch's Start button",
-)
-
 
 def players(server: str) -> int:
     with SERVED[server].state.engine.connect() as conn:
@@ -67,14 +60,9 @@ def visit(guest: Visitor, server: str, url: str) -> list[str]:
 
 def test_opening_any_page_with_its_scripts_makes_no_player(desktop: Visitor, server: str) -> None:
     # One browser, page after page, so that the static files come from its cache.
-    left = {url: visit(desktop, server, url) for url in SITE_PAGES if url != "/daily"}
+    left = {url: visit(desktop, server, url) for url in SITE_PAGES}
     assert not {url: found for url, found in left.items() if found}
     assert not desktop.errors, desktop.errors
-
-
-@DAILY_STARTS_ON_LOAD
-def test_opening_the_daily_page_makes_no_player(desktop: Visitor, server: str) -> None:
-    assert visit(desktop, server, "/daily") == []
 
 
 def test_the_table_deals_on_the_first_click_and_a_returning_player_finds_the_game(

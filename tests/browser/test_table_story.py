@@ -20,6 +20,7 @@ from browser.conftest import DESKTOP, PHONE, Visitor, visitor_for
 from browser.table import (
     Covered,
     click_decision,
+    deal_first,
     no_horizontal_scroll,
     shot,
     summary_open,
@@ -55,14 +56,9 @@ def check_in_view(page: Page, where: str) -> None:
 
 
 def start_daily(page: Page) -> None:
-    """The daily page; its Start button, if it has one, starts the day's first deal."""
+    """The daily page: nothing is dealt until its Start button is pressed."""
     page.goto("/daily")
-    start = page.get_by_role("button", name=re.compile(r"^Start"))
-    try:
-        start.wait_for(timeout=1_500)
-        start.click()
-    except Exception:
-        pass  # no introduction: the first deal is dealt as the page opens
+    page.get_by_role("button", name="Start today's game").click()
     wait_idle(page)
 
 
@@ -73,6 +69,7 @@ def test_the_hand_and_the_prompt_are_in_view_at_every_decision(
     page = visitor.new_page()
     size = "phone" if page.viewport_size == PHONE else "desktop"
     page.goto("/play")
+    deal_first(page)
     covered = Covered()
     for _ in range(40):
         wait_idle(page)
@@ -111,7 +108,7 @@ def test_a_new_browser_names_the_standard_rules_and_turns_the_aids_on(
                 )
             page = visitor.new_page()
             page.goto("/play")
-            wait_idle(page)
+            deal_first(page)
             page.locator("#open-settings").click()
             form = page.locator("#settings-form")
             aids = saved is None
