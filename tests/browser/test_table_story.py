@@ -142,7 +142,7 @@ def test_a_crack_and_the_unknown_card_are_told(visitor: Visitor, artifacts: Path
     # Bob cracked: the table says what the hand counts, and why.
     positions.serve(page, positions.cracked())
     page.goto("/play")
-    wait_idle(page)
+    deal_first(page)
     expect(page.locator("#points .times")).to_have_text("Counts ×2: Bob cracked")
     expect(page.locator("#info")).to_contain_text("counts ×2")
     check_in_view(page, "after a crack")
@@ -257,7 +257,7 @@ def table_states(page: Page, lang: str) -> dict[str, str]:
         page.unroute("**/api/v1/games/current")
         positions.serve(page, state)
         page.goto(f"/play?lang={lang}")
-        wait_idle(page)
+        deal_first(page)
         seen.update({f"{name} {k}": v for k, v in texts(page).items()})
         dialogs = [("#open-settings", "settings"), ("#open-last", "last")]
         if name == "over":

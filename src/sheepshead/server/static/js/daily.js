@@ -196,6 +196,7 @@ const DAY_ZONE = "America/Chicago";
 
 function localTime() {
   const node = $("daily-next");
+  if (!node) return; // a past day's page has no next day to announce
   const iso = node.getAttribute("datetime");
   const chicago = zonedMoment(iso, DAY_ZONE);
   const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
