@@ -14,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
-from sheepshead.server import api, daily, guide, i18n, observability, pages, security
+from sheepshead.server import api, daily, guide, i18n, observability, pages, refused, security
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tables = Tables(store)
     app.state.templates = _templates(settings, static)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(refused.Refused, refused.handler)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(daily.router)

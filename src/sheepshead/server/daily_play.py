@@ -25,8 +25,10 @@ from sqlalchemy.exc import DBAPIError
 
 from sheepshead import bots, daily
 from sheepshead.refusals import IllegalAction
+from sheepshead.server import refused
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
+from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Conflict, Error
 from sheepshead.server.secret import server_secret
 from sheepshead.server.security import client_network
@@ -295,10 +297,19 @@ def _load(svc: Daily, attempt_id: str, player: str) -> Attempt:
     return attempt
 
 
-def _conflict(svc: Daily, attempt: Attempt, reason: str, at: datetime) -> JSONResponse:
+def _conflict(
+    svc: Daily,
+    attempt: Attempt,
+    reason: str,
+    at: datetime,
+    code: str,
+    params: dict[str, Any] | None = None,
+) -> JSONResponse:
     fresh = svc.store.attempt(attempt.id, attempt.player_id) or attempt
     state = _state(svc, fresh, svc.table(fresh), at)
-    return JSONResponse(status_code=409, content={"detail": reason, "state": state})
+    return JSONResponse(
+        status_code=409, content={**refused.body(reason, code, params), "state": state}
+    )
 
 
 def _moves(table: Table) -> list[list[str]]:
@@ -377,11 +388,12 @@ def get_attempt(attempt_id: str, player: PlayerDep, svc: DailyDep, at: NowDep) -
     return _state(svc, attempt, svc.table(attempt), at)
 
 
-def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> str | None:
+def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> tuple[str, str] | None:
+    """Why the attempt takes no more moves, and its code; None while it is open."""
     if attempt.finished:
-        return "this attempt is finished"
+        return "this attempt is finished", "attempt-finished"
     if attempt.ranked and daily.is_over(attempt.day, at):
-        return "the day is over: an attempt unfinished at its end does not count"
+        return "the day is over: an attempt unfinished at its end does not count", "day-over"
     return None
 
 
@@ -393,7 +405,7 @@ def _open(
     attempt = _load(svc, attempt_id, player)
     closed = _check_open(svc, attempt, at)
     if closed is not None:
-        return _conflict(svc, attempt, closed, at)
+        return _conflict(svc, attempt, closed[0], at, closed[1])
     row = svc.store.day(attempt.day)
     assert row is not None
     svc.playable(row)
@@ -467,13 +479,16 @@ def act(
         with bots_thinking(table.level):
             turn = table.act(body.action, body.version)
     except TableConflict as exc:
-        return _conflict(svc, attempt, exc.reason, at)
-    except (BadAction, IllegalAction) as exc:
-        raise HTTPException(422, exc.reason) from None
+        return _conflict(svc, attempt, exc.reason, at, exc.code, exc.params)
+    except IllegalAction as exc:
+        raise Refused(422, exc.reason, exc.refusal.code, exc.refusal.params) from None
+    except BadAction as exc:
+        raise Refused(422, exc.reason, "bad-action") from None
     first_play = attempt.ranked and not _has_played(attempt)
     address = svc.address(request, attempt.day) if first_play else None
     if not _save(svc, attempt, turn, address):
-        return _conflict(svc, attempt, "this attempt changed while your action was on its way", at)
+        reason = "this attempt changed while your action was on its way"
+        return _conflict(svc, attempt, reason, at, "changed-on-the-way")
     return _step(svc, attempt, turn, at)
 
 
@@ -489,15 +504,16 @@ def next_deal(
         return opened
     attempt, table = opened
     if table.hand_number >= daily.DEALS:
-        return _conflict(svc, attempt, "that was the day's last deal", at)
+        return _conflict(svc, attempt, "that was the day's last deal", at, "last-deal")
     seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
     try:
         with bots_thinking(table.level):
             turn = table.next_hand(seed, body.version)
     except TableConflict as exc:
-        return _conflict(svc, attempt, exc.reason, at)
+        return _conflict(svc, attempt, exc.reason, at, exc.code, exc.params)
     if not _save(svc, attempt, turn):
-        return _conflict(svc, attempt, "this attempt changed while your request was on its way", at)
+        reason = "this attempt changed while your request was on its way"
+        return _conflict(svc, attempt, reason, at, "changed-on-the-way")
     return _step(svc, attempt, turn, at)
 
 
