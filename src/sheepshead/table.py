@@ -347,7 +347,7 @@ class Table:
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": _view_json(game),
+            "view": view_json(game),
             "scores": list(self.match.scores),
             "score_sheet": [_sheet_line(n, g) for n, g in enumerate(self.match.hands, start=1)],
             "seed_sha256": seed_commitment(self.seed),
@@ -357,7 +357,7 @@ class Table:
         }
 
 
-def _view_json(game: Game) -> dict[str, Any]:
+def view_json(game: Game) -> dict[str, Any]:
     """Seat 0's view, each refused card's reason as ``{code, params, text}`` (the bots
     read ``SeatView.to_json()`` itself, whose reasons are the sentences alone)."""
     view = game.view(HUMAN)
