@@ -1,10 +1,13 @@
-"""The server's reasons as the page says them: every English reason with a part that
-varies (a refused character, a length, a wait) is read by a pattern of ``words.js`` and
-said in the page's language, checked against the server's own current messages."""
+"""The server's reasons as the page says them, checked against the server's own current
+messages: a refusal with a code (a card the engine refuses, a rate limit, a stale
+version) is worded by ``words.js`` from its code and params; a name's reason with a
+part that varies (a refused character, a length) is still read by a pattern until the
+name checks give their params."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -17,8 +20,10 @@ from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
 from sheepshead import names
-from sheepshead.rules import Rules
-from sheepshead.server import Settings, create_app, daily_play, i18n
+from sheepshead.actions import Move, Play
+from sheepshead.game import Game, Phase
+from sheepshead.rules import PRESETS, Rules
+from sheepshead.server import Settings, create_app, daily_play, i18n, refused
 from sheepshead.server.security import RateLimited
 from sheepshead.server.settings import Rate
 from sheepshead.table import Table, TableConflict
@@ -36,10 +41,13 @@ WORDS_JS = SERVER / "static" / "js" / "words.js"
 NODE = shutil.which("node")
 
 
-def read_in_browser_words(lang: str, reasons: list[str]) -> dict[str, Any]:
+def read_in_browser_words(
+    lang: str, reasons: list[Any], refusals: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """words.js run by Node as the page runs it, with the page's catalog: for each
-    reason the index of the SERVER_PATTERNS entry that reads it (-1: none) and what
-    serverText says; and how many patterns there are."""
+    reason (an English string, or a body with its code and params) the index of the
+    SERVER_PATTERNS entry that reads it (-1: none) and what serverText says; how many
+    patterns there are; and what refusalText says of each of ``refusals``."""
     assert NODE, "node is needed to run the page scripts' patterns"
     page = {
         "documentElement": {"lang": lang},
@@ -53,11 +61,12 @@ globalThis.document = {{
 }};
 const words = await import({json.dumps(WORDS_JS.as_uri())});
 const reasons = {json.dumps(reasons)};
-const read = reasons.map((r) => ({{
+const read = reasons.map((r) => (typeof r === "string" ? {{
   pattern: words.SERVER_PATTERNS.findIndex(([p]) => p.test(r)),
   text: words.serverText(r),
-}}));
-console.log(JSON.stringify({{ patterns: words.SERVER_PATTERNS.length, read }}));
+}} : {{ pattern: -1, text: words.serverText(r.detail, r.code, r.params) }}));
+const refusals = {json.dumps(refusals or [])}.map((r) => words.refusalText(r));
+console.log(JSON.stringify({{ patterns: words.SERVER_PATTERNS.length, read, refusals }}));
 """
     done = subprocess.run(
         [NODE, "--input-type=module", "-e", script],
@@ -83,7 +92,7 @@ def refused_code(raw: str) -> str:
     return str(caught.value)
 
 
-def rate_limited(tmp_path: Path) -> tuple[str, str]:
+def rate_limited(tmp_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """The server's own 429 reasons: too many requests, too many new players."""
     settings = Settings(
         data_dir=tmp_path,
@@ -100,14 +109,19 @@ def rate_limited(tmp_path: Path) -> tuple[str, str]:
     finally:
         app.state.engine.dispose()
     assert new_player.status_code == too_many.status_code == 429
-    return str(new_player.json()["detail"]), str(too_many.json()["detail"])
+    return dict(new_player.json()), dict(too_many.json())
 
 
-def stale_version() -> str:
+def stale_version() -> dict[str, Any]:
     turn = Table.start(Rules(), "beginner", 1, bytes(32))
     with pytest.raises(TableConflict) as caught:
         turn.table.act("pass", turn.table.version + 1)
-    return caught.value.reason
+    return refused.body(caught.value.reason, caught.value.code, caught.value.params)
+
+
+def limited(seconds: int) -> dict[str, Any]:
+    exc = RateLimited(seconds, "requests")
+    return refused.body(exc.detail, "too-many-requests", {"seconds": exc.retry_after})
 
 
 def day_players_gone() -> str:
@@ -120,9 +134,8 @@ def day_players_gone() -> str:
 
 @pytest.fixture(scope="module")
 def server_reasons(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """Every reason with a part that varies that the page can meet, as the server
+    """Every name reason with a part that varies that the page can meet, as the server
     words it today (so that a change of wording there fails here)."""
-    new_player, too_many = rate_limited(tmp_path_factory.mktemp("rates"))
     return [
         refused_name("Bob☃"),
         refused_name('Bob"s'),
@@ -134,14 +147,16 @@ def server_reasons(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
         refused_name("Bobሀ"),  # Ethiopic: a script the page does not name
         refused_code("7KQ2-M9XD"),
         refused_code("7KQ2-M9XD-4TPU"),
-        new_player,
-        too_many,
-        RateLimited(1, "requests").detail,
-        RateLimited(600, "requests").detail,
-        stale_version(),
         day_players_gone(),
         refused_name("Bobᚠ"),  # a letter outside the identifier profile
     ]
+
+
+@pytest.fixture(scope="module")
+def coded(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """The server's refusals with a code and params, as it answers them today."""
+    new_player, too_many = rate_limited(tmp_path_factory.mktemp("rates"))
+    return [new_player, too_many, limited(1), limited(600), stale_version()]
 
 
 def test_the_server_reasons_are_the_ones_the_patterns_read(server_reasons: list[str]) -> None:
@@ -150,9 +165,7 @@ def test_the_server_reasons_are_the_ones_the_patterns_read(server_reasons: list[
     assert "at least 3 characters" in server_reasons[4]
     assert "at most 24 characters" in server_reasons[5]
     assert "Cyrillic and Latin" in server_reasons[6]
-    assert "minutes" in server_reasons[10] and "network address" in server_reasons[10]
-    assert re.search(r"^Too many requests: please wait \d+ seconds", server_reasons[11])
-    assert server_reasons[16].startswith("A name may use only letters in common use today")
+    assert server_reasons[11].startswith("A name may use only letters in common use today")
 
 
 @pytest.mark.parametrize("lang", ["en", *TRANSLATED])
@@ -167,7 +180,7 @@ def test_every_server_reason_that_varies_is_read_in_the_pages_language(
     texts = [got["text"] for got in found["read"]]
     if lang == "en":
         # English says the server's words, less the English description of a character.
-        assert texts[4] == server_reasons[4] and texts[11] == server_reasons[11]
+        assert texts[4] == server_reasons[4]
         assert texts[0] == 'A name may use letters, digits, spaces and - _ . \' only, not "☃".'
         return
     english = set(english_msgids())
@@ -183,24 +196,93 @@ def test_every_server_reason_that_varies_is_read_in_the_pages_language(
     assert cyrillic in texts[6] and cyrillic not in texts[7]
     assert "7KQ2-M9XD-4TPA" in texts[8] and ("১২" if lang == "bn" else "12") in texts[8]
     assert "U" in texts[9]
-    assert "ᚠ" in texts[16] and "runic" not in texts[16]
-    minutes = re.search(r"\d+", server_reasons[10])
-    assert minutes and i18n.digits(minutes.group(), lang) in texts[10]
-    assert ("১" if lang == "bn" else "1") in texts[12]
+    assert "ᚠ" in texts[11] and "runic" not in texts[11]
     if lang == "bn":
-        for text in texts[4:9] + texts[10:]:
+        for text in texts[4:9]:
             latin = set(WORD.findall(CARD_CODES.sub(" ", text.replace("7KQ2-M9XD-4TPA", " "))))
             assert not latin - LATIN_IN_BENGALI, text
             assert not re.search(r"[0-9]", text.replace("7KQ2-M9XD-4TPA", "")), text
 
 
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_a_coded_refusal_is_worded_from_its_code_and_params(
+    coded: list[dict[str, Any]], lang: str
+) -> None:
+    assert [body["code"] for body in coded] == [
+        "too-many-new-players",
+        "too-many-requests",
+        "too-many-requests",
+        "too-many-requests",
+        "stale-version",
+    ]
+    texts = [got["text"] for got in read_in_browser_words(lang, coded)["read"]]
+    if lang == "en":
+        # From the params alone, the page says exactly what the server wrote.
+        assert texts == [body["detail"] for body in coded]
+        return
+    english = set(english_msgids())
+    for body, text in zip(coded, texts, strict=True):
+        assert text != body["detail"] and text not in english, (body, text)
+    minutes = re.search(r"\d+", coded[0]["detail"])
+    assert minutes and i18n.digits(minutes.group(), lang) in texts[0]
+    assert i18n.digits("1", lang) in texts[2] and i18n.digits("10", lang) in texts[3]
+    assert i18n.digits(str(coded[4]["params"]["now"]), lang) in texts[4]
+
+
+def engine_refusals() -> list[dict[str, Any]]:
+    """One refusal of each code the engine gives a card, from random play."""
+    rnd = random.Random("refusals")
+    found: dict[str, dict[str, Any]] = {}
+    for number in range(400):
+        game = Game.deal(
+            PRESETS["standard" if number % 2 else "four-handed-called-ace"], 0, b"r%d" % number
+        )
+        while not game.is_done and len(found) < 6:
+            if game.phase is Phase.PLAYING and game.turn is not None:
+                for card in game.hands[game.turn]:
+                    refusal = game.refusal(Move(game.turn, Play(card)))
+                    if refusal is not None:
+                        found.setdefault(refusal.code, refusal.to_json())
+            legal = game.legal_actions()
+            game = game.apply(legal[rnd.randrange(len(legal))])
+    return [found[code] for code in sorted(found)]
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_every_refusal_of_a_card_is_worded_from_its_code(lang: str) -> None:
+    refusals = engine_refusals()
+    assert {r["code"] for r in refusals} >= {
+        "must-follow",
+        "lead-only-with",
+        "must-play-on-first-trick",
+        "keep-card",
+        "keep-suit",
+        "keep-unknown",
+    }
+    texts = read_in_browser_words(lang, [], refusals)["refusals"]
+    fallback = translated(lang).get(
+        "You may not play that card now", "You may not play that card now"
+    )
+    english = set(english_msgids())
+    for refusal, text in zip(refusals, texts, strict=True):
+        assert text != fallback, refusal
+        if lang == "en":
+            # The engine's sentence, said to the one reading it.
+            who = (
+                "the picker" if refusal["params"]["picker"] else f"seat {refusal['params']['seat']}"
+            )
+            assert text.startswith("You ") and refusal["text"].startswith(who + " ")
+        else:
+            assert text not in english, (refusal, text)
+
+
 def test_a_reason_no_pattern_reads_stays_as_the_server_wrote_it() -> None:
     malformed = "name: Field required"
     for lang in TRANSLATED:
-        found = read_in_browser_words(lang, [malformed, "seat 0 must follow hearts"])
+        answer = refused.body("seat 0 must follow hearts", "must-follow", {"suit": "H"})
+        found = read_in_browser_words(lang, [malformed, answer])
         assert found["read"][0] == {"pattern": -1, "text": malformed}
-        # The engine's reasons, answered by the server, are read as the table reads them.
-        assert found["read"][1]["pattern"] == -1
+        # The engine's refusals, answered by the server, are worded as the table words them.
         assert found["read"][1]["text"] == translated(lang)["You must follow {suits}"].replace(
             "{suits}", translated(lang)["hearts"]
         )

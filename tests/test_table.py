@@ -112,10 +112,11 @@ def test_a_refused_card_is_refused_with_the_reason_the_view_gives() -> None:
         while not table.hand_over:
             view = table.state()["view"]
             if view["refusals"]:
-                card, reason = next(iter(view["refusals"].items()))
+                card, refusal = next(iter(view["refusals"].items()))
                 with pytest.raises(IllegalAction) as caught:
                     table.act(f"play {card}", table.version)
-                assert caught.value.reason == reason
+                assert caught.value.reason == refusal["text"]
+                assert caught.value.refusal.to_json() == refusal
                 return
             table = table.act(view["legal"][-1], table.version).table
     pytest.fail("no refused card in 40 hands")

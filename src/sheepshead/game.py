@@ -56,6 +56,12 @@ JD = Card(Rank.JACK, Suit.DIAMONDS)
 JH = Card(Rank.JACK, Suit.HEARTS)
 
 
+#: For each card (by ``Card.index``), the mask of the cards whose text sorts before its.
+_TEXT_BEFORE: tuple[int, ...] = tuple(
+    kernel.mask_of(c for c in DECK if c.text < card.text) for card in DECK
+)
+
+
 def _plays_of(cards: tuple[Card, ...]) -> tuple[Play, ...]:
     return tuple([PLAYS[c] for c in cards])
 
@@ -150,14 +156,18 @@ class Game:
     #: from it then); None before the play, when ``_hands`` holds the cards.
     _plays: tuple[tuple[Play, ...], ...] | None
     _hands: tuple[tuple[Card, ...], ...] | None
-    # The moves are the previous state's and this step: ``moves`` is built when read.
-    _prev: Game | None
-    _step: tuple[int, Action] | None
+    # The moves as a chain of (earlier chain, seat, action), None at the deal: ``moves``
+    # is built from it when read. (A chain of small tuples, not of the earlier states:
+    # those would all stay alive to the end of the hand, for the garbage collector to
+    # walk again and again.)
+    _log: tuple[Any, int, Action] | None
     _moves: tuple[Move, ...] | None
     # The same state in the rules kernel's terms (``kernel.py``): each seat's cards as a
     # mask, the suit key led (-1 before a lead), and the call's duties.
     _masks: tuple[int, ...] | None
     _led: int
+    #: In play, the legal cards' mask, made with ``_legal``.
+    _lmask: int
     _called: int
     _cs: int
     _unk: int
@@ -253,11 +263,11 @@ class Game:
             _legal=None,
             _plays=None,
             _hands=hands,
-            _prev=None,
-            _step=None,
+            _log=None,
             _moves=(),
             _masks=None,
             _led=-1,
+            _lmask=0,
             _called=0,
             _cs=kernel.NO_SUIT,
             _unk=0,
@@ -294,12 +304,13 @@ class Game:
         d = self.__dict__
         moves: tuple[Move, ...] | None = d["_moves"]
         if moves is None:
-            steps: list[tuple[int, Action]] = []
-            state = d
-            while state["_moves"] is None:
-                steps.append(state["_step"])
-                state = state["_prev"].__dict__
-            moves = d["_moves"] = state["_moves"] + tuple(Move(*s) for s in reversed(steps))
+            steps: list[Move] = []
+            log = d["_log"]
+            while log is not None:
+                log, seat, action = log
+                steps.append(Move(seat, action))
+            steps.reverse()
+            moves = d["_moves"] = tuple(steps)
         return moves
 
     @property
@@ -358,6 +369,7 @@ class Game:
                     len(d["tricks"]),
                 )
                 legal = held if mask == hand else tuple([p for p in held if p.card.bit & mask])
+                d["_lmask"] = mask
             else:
                 legal = self._compute_legal()
             d["_legal"] = legal
@@ -466,7 +478,13 @@ class Game:
         if seat is None:
             seat = turn
         legal = d["_legal"] or self.legal_actions()
-        if seat is None or seat != turn or action not in legal:
+        if type(action) is Play and d["phase"] is Phase.PLAYING:
+            # A card is legal when the kernel's legal mask holds it (``legal`` is made of
+            # that mask): the check of ``in`` without comparing actions one by one.
+            allowed = seat == turn and action.card.bit & d["_lmask"] != 0
+        else:
+            allowed = seat is not None and seat == turn and action in legal
+        if not allowed or seat is None:
             move = Move(-1 if seat is None else seat, action)
             raise IllegalAction(self.refusal(move) or _not_now(move))
         if type(action) is Play:  # the common case, first
@@ -486,7 +504,9 @@ class Game:
                 new = self._evolve(named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader)
             case _:  # pragma: no cover
                 raise IllegalAction(_not_now(Move(seat, action)))
-        new.__dict__.update(_prev=self, _step=(seat, action), _moves=None)
+        d = new.__dict__
+        d["_log"] = (self.__dict__["_log"], seat, action)
+        d["_moves"] = None
         return new
 
     def apply_move(self, move: Move) -> Game:
@@ -571,7 +591,8 @@ class Game:
         card = action.card
         plays = list(state["_plays"])
         held = plays[seat]
-        at = held.index(action)
+        # Its place in the text-ordered hand: how many of the seat's cards sort before it.
+        at = (state["_masks"][seat] & _TEXT_BEFORE[card.index]).bit_count()
         plays[seat] = held[:at] + held[at + 1 :]
         masks = list(state["_masks"])
         masks[seat] &= ~card.bit
@@ -585,8 +606,7 @@ class Game:
         state["_hands"] = None
         state["_masks"] = tuple(masks)
         state["_legal"] = None
-        state["_prev"] = self
-        state["_step"] = (seat, action)
+        state["_log"] = (state["_log"], seat, action)
         state["_moves"] = None
         if len(cards) < n:
             state["trick_cards"] = cards

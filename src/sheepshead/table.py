@@ -21,6 +21,7 @@ from typing import Any
 
 from sheepshead import bots
 from sheepshead.actions import (
+    PLAYS,
     Action,
     Alone,
     Bury,
@@ -68,11 +69,14 @@ def names_for(players: int) -> tuple[str, ...]:
 
 
 class TableConflict(Exception):
-    """The request does not fit the table as it now stands (resync, then retry)."""
+    """The request does not fit the table as it now stands (resync, then retry).
+    ``code`` and ``params`` say why as data (``docs/api.md``)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, code: str, params: dict[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.code = code
+        self.params = params or {}
 
 
 class StaleVersion(TableConflict):
@@ -263,9 +267,13 @@ class Table:
         self._check_version(version)
         game = self.match.current
         if game is None:
-            raise TableConflict("the hand is over: deal the next hand")
+            raise TableConflict("the hand is over: deal the next hand", "deal-next-hand")
         if game.turn != HUMAN:
-            raise TableConflict(f"it is {NAMES[game.turn or 0]}'s turn, not yours")
+            raise TableConflict(
+                f"it is {NAMES[game.turn or 0]}'s turn, not yours",
+                "not-your-turn",
+                {"turn": game.turn},
+            )
         try:
             action = parse_action(action_text)
         except ValueError as exc:
@@ -280,14 +288,16 @@ class Table:
         """Deal the next hand (only once the current one is over) and run the bots."""
         self._check_version(version)
         if not self.hand_over:
-            raise TableConflict("the current hand is not over yet")
+            raise TableConflict("the current hand is not over yet", "hand-not-over")
         return self._deal(seed)
 
     def _check_version(self, version: int) -> None:
         if version != self.version:
             raise StaleVersion(
                 f"this table is at version {self.version}, not {version}: "
-                "it changed since you saw it"
+                "it changed since you saw it",
+                "stale-version",
+                {"now": self.version, "sent": version},
             )
 
     def _deal(self, seed: bytes) -> Turn:
@@ -347,7 +357,7 @@ class Table:
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": view.to_json(),
+            "view": view_json(game, sealed and over),
             "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
             "score_sheet": [
@@ -359,6 +369,21 @@ class Table:
             "summary": summary,
             "hand_over": over,
         }
+
+
+def view_json(game: Game, sealed: bool = False) -> dict[str, Any]:
+    """Seat 0's view, each refused card's reason as ``{code, params, text}`` (the bots
+    read ``SeatView.to_json()`` itself, whose reasons are the sentences alone);
+    ``sealed`` as in ``view.seat_view``."""
+    view = seat_view(game, HUMAN, sealed)
+    out = view.to_json()
+    reasons: dict[str, Any] = {}
+    for card, _ in view.refusals:
+        refusal = game.refusal(Move(HUMAN, PLAYS[card]))
+        assert refusal is not None
+        reasons[card.text] = refusal.to_json()
+    out["refusals"] = reasons
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,13 +146,21 @@ def test_a_refused_card_gets_the_engines_reason(client: TestClient) -> None:
         while not state["hand_over"]:
             view = state["view"]
             if view["refusals"]:
-                card, reason = next(iter(view["refusals"].items()))
+                card, refusal = next(iter(view["refusals"].items()))
+                assert set(refusal) == {"code", "params", "text"}
+                reason = refusal["text"]
                 response = client.post(
                     f"/api/v1/games/{state['id']}/actions",
                     json={"action": f"play {card}", "version": state["version"]},
                 )
                 assert response.status_code == 422
-                assert response.json() == {"detail": reason}
+                # The sentence as before, and the same refusal as data for the page.
+                assert response.json() == {
+                    "detail": reason,
+                    "code": refusal["code"],
+                    "params": refusal["params"],
+                }
+                assert refusal["params"]["seat"] == 0
                 assert re.fullmatch(r"(seat 0|the picker) (must|may) .+", reason)
                 assert client.get(f"/api/v1/games/{state['id']}").json() == state
                 return
@@ -259,7 +267,12 @@ def test_next_hand_before_the_hand_is_over_is_a_conflict(client: TestClient) -> 
         f"/api/v1/games/{state['id']}/next-hand", json={"version": state["version"]}
     )
     assert response.status_code == 409
-    assert response.json() == {"detail": "the current hand is not over yet", "state": state}
+    assert response.json() == {
+        "detail": "the current hand is not over yet",
+        "code": "hand-not-over",
+        "params": {},
+        "state": state,
+    }
     response = client.post(f"/api/v1/games/{state['id']}/next-hand", json={})
     assert response.status_code == 422 and response.json() == {"detail": "version: Field required"}
 

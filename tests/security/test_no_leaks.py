@@ -39,6 +39,7 @@ from sheepshead.record import replay
 from sheepshead.rules import PRESETS
 from sheepshead.server.identity import COOKIE
 from sheepshead.store.daily import DailyStore
+from sheepshead.table import view_json
 
 RULES: list[dict[str, Any]] = [
     *(PRESETS[name].to_record() for name in sorted(PRESETS)),
@@ -80,7 +81,7 @@ def check_bodies(
         data = json.loads(body)
         state = data.get("state", data)
         if "view" in state:
-            assert state["view"] == game.view(0).to_json(), f"not seat 0's view at {moves}"
+            assert state["view"] == view_json(game), f"not seat 0's view at {moves}"
             assert state["seed"] is None and state["summary"] is None
     return checked
 

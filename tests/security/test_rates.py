@@ -92,7 +92,11 @@ def test_a_player_sending_too_many_changes_is_slowed_not_stopped(make_app: MakeA
     refused = ann.post(url, json=body)
     assert refused.status_code == 429
     assert refused.headers["retry-after"] == "1"
-    assert refused.json() == {"detail": "Too many requests: please wait 1 second and try again."}
+    assert refused.json() == {
+        "detail": "Too many requests: please wait 1 second and try again.",
+        "code": "too-many-requests",
+        "params": {"seconds": 1},
+    }
     assert ann.get(f"/api/v1/games/{state['id']}").json()["version"] == state["version"]
     # Reads are not limited, nor is another player.
     assert ann.get(f"/api/v1/games/{state['id']}").status_code == 200

@@ -15,8 +15,9 @@ from fastapi.responses import JSONResponse, Response
 from sheepshead.deal import deal_cards, seed_commitment
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
-from sheepshead.server import schemas
+from sheepshead.server import refused, schemas
 from sheepshead.server.identity import PlayerDep
+from sheepshead.server.refused import Refused
 from sheepshead.server.tables import GameConflict, GameNotFound, Tables, state_json, step_json
 from sheepshead.table import BadAction
 
@@ -44,7 +45,10 @@ _CONFLICT: dict[int | str, dict[str, Any]] = {
 def _conflict(exc: GameConflict) -> JSONResponse:
     return JSONResponse(
         status_code=409,
-        content={"detail": exc.reason, "state": state_json(exc.game_id, exc.table)},
+        content={
+            **refused.body(exc.reason, exc.code, exc.params),
+            "state": state_json(exc.game_id, exc.table),
+        },
     )
 
 
@@ -102,8 +106,10 @@ def act(
         raise HTTPException(404, NOT_FOUND) from None
     except GameConflict as exc:
         return _conflict(exc)
-    except (BadAction, IllegalAction) as exc:
-        raise HTTPException(422, exc.reason) from None
+    except IllegalAction as exc:
+        raise Refused(422, exc.reason, exc.refusal.code, exc.refusal.params) from None
+    except BadAction as exc:
+        raise Refused(422, exc.reason, "bad-action") from None
     return step_json(game_id, turn)
 
 

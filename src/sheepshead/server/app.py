@@ -12,7 +12,17 @@ from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 
-from sheepshead.server import api, daily, errors, guide, i18n, observability, pages, security
+from sheepshead.server import (
+    api,
+    daily,
+    errors,
+    guide,
+    i18n,
+    observability,
+    pages,
+    refused,
+    security,
+)
 from sheepshead.server.head import HeadAsGet
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
@@ -78,6 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tables = Tables(store)
     app.state.templates = _templates(settings, static)
     errors.install(app)
+    # A refusal with its code and parameters beside the sentence (``refused.py``).
+    app.add_exception_handler(refused.Refused, refused.handler)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(daily.router)

@@ -35,6 +35,7 @@ from sheepshead.server.daily_play import (
 )
 from sheepshead.server.daily_play import router as attempts_router
 from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
+from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Error
 from sheepshead.store.daily import Day, NameTaken
 from sheepshead.table import names_for
@@ -325,11 +326,13 @@ def set_name(body: NameIn, player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
     try:
         name = check_name(body.name)
     except NameRefused as exc:
-        raise HTTPException(422, exc.reason) from None
+        raise Refused(422, exc.reason, "name-refused") from None
     try:
         svc.store.set_name(player, name.text, name.key, name.look)
     except NameTaken:
-        raise HTTPException(409, "That name, or one that looks like it, is taken.") from None
+        raise Refused(
+            409, "That name, or one that looks like it, is taken.", "name-taken"
+        ) from None
     return {"name": name.text}
 
 
@@ -361,10 +364,10 @@ def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
     try:
         code = normalize_code(body.code)
     except CodeRefused as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise Refused(422, str(exc), "recovery-code-refused") from None
     player = svc.store.player_of_code(_code_hash(svc, code))
     if player is None:
-        raise HTTPException(404, "No player has that recovery code.")
+        raise Refused(404, "No player has that recovery code.", "no-such-recovery-code")
     response = JSONResponse({"ok": True})
     response.headers.append("set-cookie", cookie_header(player, _secure(request)))
     return response

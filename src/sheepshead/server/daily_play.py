@@ -26,9 +26,11 @@ from sqlalchemy.exc import DBAPIError
 from sheepshead import bots, daily
 from sheepshead.names import player_label
 from sheepshead.refusals import IllegalAction
+from sheepshead.server import refused
 from sheepshead.server.day_end import DayClock
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
+from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Conflict, Error
 from sheepshead.server.secret import server_secret
 from sheepshead.server.security import client_network
@@ -332,10 +334,19 @@ def _load(svc: Daily, attempt_id: str, player: str) -> Attempt:
     return attempt
 
 
-def _conflict(svc: Daily, attempt: Attempt, reason: str, at: datetime) -> JSONResponse:
+def _conflict(
+    svc: Daily,
+    attempt: Attempt,
+    reason: str,
+    at: datetime,
+    code: str,
+    params: dict[str, Any] | None = None,
+) -> JSONResponse:
     fresh = svc.store.attempt(attempt.id, attempt.player_id) or attempt
     state = _state(svc, fresh, svc.table(fresh), at)
-    return JSONResponse(status_code=409, content={"detail": reason, "state": state})
+    return JSONResponse(
+        status_code=409, content={**refused.body(reason, code, params), "state": state}
+    )
 
 
 def _moves(table: Table) -> list[list[str]]:
@@ -432,15 +443,16 @@ def get_attempt(attempt_id: str, player: PlayerDep, svc: DailyDep, at: NowDep) -
 DAY_OVER = "the day is over: an attempt unfinished at its end does not count"
 
 
-def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> str | None:
+def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> tuple[str, str] | None:
+    """Why the attempt takes no more moves, and its code; None while it is open."""
     if attempt.finished:
-        return "this attempt is finished"
+        return "this attempt is finished", "attempt-finished"
     over = daily.is_over(attempt.day, at)
     if attempt.ranked and over:
-        return DAY_OVER
+        return DAY_OVER, "day-over"
     if not attempt.ranked and not over:
         # A replay begun before replays of a day waited for its end.
-        return REPLAY_LATER
+        return REPLAY_LATER, "replay-later"
     return None
 
 
@@ -448,7 +460,9 @@ def _lost_race(svc: Daily, attempt: Attempt, changed: str, at: datetime) -> JSON
     """The 409 of a save refused: the day ended in the database meanwhile, or another
     request changed the attempt first."""
     ended = attempt.ranked and DayEndStore(svc.store.engine).ended(attempt.day)
-    return _conflict(svc, attempt, DAY_OVER if ended else changed, at)
+    if ended:
+        return _conflict(svc, attempt, DAY_OVER, at, "day-over")
+    return _conflict(svc, attempt, changed, at, "changed-on-the-way")
 
 
 def _open(
@@ -459,7 +473,7 @@ def _open(
     attempt = _load(svc, attempt_id, player)
     closed = _check_open(svc, attempt, at)
     if closed is not None:
-        return _conflict(svc, attempt, closed, at)
+        return _conflict(svc, attempt, closed[0], at, closed[1])
     row = svc.store.day(attempt.day)
     assert row is not None
     svc.playable(row)
@@ -530,9 +544,11 @@ def act(
         with bots_thinking(table.level):
             turn = table.act(body.action, body.version)
     except TableConflict as exc:
-        return _conflict(svc, attempt, exc.reason, at)
-    except (BadAction, IllegalAction) as exc:
-        raise HTTPException(422, exc.reason) from None
+        return _conflict(svc, attempt, exc.reason, at, exc.code, exc.params)
+    except IllegalAction as exc:
+        raise Refused(422, exc.reason, exc.refusal.code, exc.refusal.params) from None
+    except BadAction as exc:
+        raise Refused(422, exc.reason, "bad-action") from None
     # Every move of a ranked attempt is evidence for the moderators: from which network,
     # and when (a look at the page, without a move, is not).
     address = svc.address(request, attempt.day) if attempt.ranked else None
@@ -553,13 +569,13 @@ def next_deal(
         return opened
     attempt, table = opened
     if table.hand_number >= daily.DEALS:
-        return _conflict(svc, attempt, "that was the day's last deal", at)
+        return _conflict(svc, attempt, "that was the day's last deal", at, "last-deal")
     seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
     try:
         with bots_thinking(table.level):
             turn = table.next_hand(seed, body.version)
     except TableConflict as exc:
-        return _conflict(svc, attempt, exc.reason, at)
+        return _conflict(svc, attempt, exc.reason, at, exc.code, exc.params)
     if not _save(svc, attempt, turn):
         return _lost_race(
             svc, attempt, "this attempt changed while your request was on its way", at

@@ -100,7 +100,11 @@ class TableState(BaseModel):
     level: str
     names: list[str]
     hand_number: int
-    view: dict[str, Any] = Field(description="SeatView.to_json() of seat 0")
+    view: dict[str, Any] = Field(
+        description="SeatView.to_json() of seat 0, except that its refusals map each card "
+        "to {code, params, text} (the refusal's code, its parameters and the engine's "
+        "sentence) rather than to the sentence alone"
+    )
     worth: Worth
     scores: list[int]
     score_sheet: list[ScoreLine]
@@ -116,11 +120,20 @@ class Step(BaseModel):
 
 
 class Error(BaseModel):
-    detail: str
+    detail: str = Field(description="Why, in an English sentence")
+    code: str | None = Field(
+        default=None,
+        description="Why, as a code (docs/api.md lists them); absent for a malformed request",
+    )
+    params: dict[str, Any] | None = Field(
+        default=None, description="The code's parameters: seats, cards, suits, counts"
+    )
 
 
 class Conflict(BaseModel):
     detail: str
+    code: str = Field(description="Why, as a code (docs/api.md lists them)")
+    params: dict[str, Any]
     state: TableState
 
 

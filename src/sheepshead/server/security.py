@@ -40,8 +40,10 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sheepshead.server import refused
 from sheepshead.server.errors import refusal
 from sheepshead.server.identity import COOKIE, UNSAFE
+from sheepshead.server.refused import Refused
 from sheepshead.server.secret import server_secret
 from sheepshead.server.settings import Rate, Settings
 from sheepshead.store.rates import MICROS, Charge, RateStore
@@ -245,9 +247,11 @@ class RateLimiter:
         try:
             self.charge([("identity", client_network(request.scope), rate)], "new players")
         except RateLimited as exc:
-            raise HTTPException(
+            raise Refused(
                 429,
                 f"{exc.detail} (new players from one network address are limited)",
+                "too-many-new-players",
+                {"seconds": exc.retry_after},
                 headers={"retry-after": str(exc.retry_after)},
             ) from None
         except DATABASE_DOWN:
@@ -301,7 +305,7 @@ class Guard:
                 await run_in_threadpool(limiter.actions, scope, headers)
             except RateLimited as exc:
                 response = JSONResponse(
-                    {"detail": exc.detail},
+                    refused.body(exc.detail, "too-many-requests", {"seconds": exc.retry_after}),
                     status_code=429,
                     headers={"retry-after": str(exc.retry_after)},
                 )

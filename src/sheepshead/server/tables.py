@@ -37,11 +37,20 @@ class GameNotFound(LookupError):
 class GameConflict(Exception):
     """The game is not where the request thought it was; carries the game as it is."""
 
-    def __init__(self, reason: str, game_id: str, table: Table) -> None:
+    def __init__(
+        self,
+        reason: str,
+        game_id: str,
+        table: Table,
+        code: str,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.game_id = game_id
         self.table = table
+        self.code = code
+        self.params = params or {}
 
 
 def new_seed() -> bytes:
@@ -162,7 +171,7 @@ class Tables:
             with bots_thinking(table.level):
                 turn = table.act(action, version)
         except TableConflict as exc:
-            raise GameConflict(exc.reason, game_id, table) from None
+            raise GameConflict(exc.reason, game_id, table, exc.code, exc.params) from None
         self._save(game_id, player_id, table, turn, changed=[table.hand_number])
         return turn
 
@@ -172,7 +181,7 @@ class Tables:
             with bots_thinking(table.level):
                 turn = table.next_hand(new_seed(), version)
         except TableConflict as exc:
-            raise GameConflict(exc.reason, game_id, table) from None
+            raise GameConflict(exc.reason, game_id, table, exc.code, exc.params) from None
         self._save(game_id, player_id, table, turn, added=[turn.table.hand_number])
         return turn
 
@@ -200,4 +209,5 @@ class Tables:
                 "this game changed while your action was on its way",
                 game_id,
                 self.load(game_id, player_id),
+                "changed-on-the-way",
             )

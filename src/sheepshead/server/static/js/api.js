@@ -38,9 +38,11 @@ async function detailOf(response) {
   }
 }
 
-function readable(detail) {
-  // The server's reasons are English: said in the page's language where words.js knows them.
-  if (typeof detail === "string") return serverText(detail);
+function readable(data) {
+  // The server's reasons are English, most with a code and params: said in the page's
+  // language where words.js knows them.
+  const detail = data.detail;
+  if (typeof detail === "string") return serverText(detail, data.code, data.params);
   // FastAPI's validation errors: a list of {loc, msg}.
   if (Array.isArray(detail)) return detail.map((d) => d.msg || String(d)).join("; ");
   return t("The server refused that.");
@@ -77,9 +79,9 @@ export async function request(method, path, body, { onRetry } = {}) {
       }
       const data = await detailOf(response);
       if (response.status === 409 && data.state) {
-        return { kind: "conflict", state: data.state, detail: readable(data.detail) };
+        return { kind: "conflict", state: data.state, detail: readable(data) };
       }
-      return { kind: "refused", status: response.status, detail: readable(data.detail) };
+      return { kind: "refused", status: response.status, detail: readable(data) };
     }
     if (attempt >= RETRY_DELAYS_MS.length) throw new OfflineError();
     if (onRetry) onRetry(attempt + 1);

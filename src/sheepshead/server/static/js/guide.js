@@ -203,19 +203,19 @@ async function fillDemoSlots() {
 
 // --- a rule, opened in place at the table ----------------------------------------------
 
-// Which section of the guide explains a refusal, by the engine's wording of it.
-const REFUSALS = [
-  [/must follow/, "play"],
-  [/unknown card/, "unknown-card"],
-  [/may lead \w+ only with|must play .* on the first/, "partner-duties"],
-  [/must keep a /, "called-ace"],
-  [/must keep /, "duty-cards"],
-];
+// Which section of the guide explains a refused card, by the refusal's code.
+const REFUSALS = {
+  "must-follow": "play",
+  "keep-unknown": "unknown-card",
+  "lead-only-with": "partner-duties",
+  "must-play-on-first-trick": "partner-duties",
+  "keep-suit": "called-ace",
+  "keep-card": "duty-cards",
+};
 
-/** The guide section for a refused card's reason ("seat 0 must follow hearts" -> "play"). */
-export function ruleForRefusal(reason) {
-  for (const [pattern, anchor] of REFUSALS) if (pattern.test(reason)) return anchor;
-  return "play";
+/** The guide section for a refused card's refusal ({code: "must-follow", ...} -> "play"). */
+export function ruleForRefusal(refusal) {
+  return REFUSALS[refusal && refusal.code] || "play";
 }
 
 const RULE_WORDS = {

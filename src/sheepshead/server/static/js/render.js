@@ -5,7 +5,7 @@ import { FACE_DOWN, cardName, cardSvg, suitWord } from "./cards.js";
 import { ruleForDecision, ruleForRefusal, ruleLink } from "./guide.js";
 import { num, signed, t } from "./i18n.js";
 import { legalSet, myTurn, store } from "./state.js";
-import { cardList, nameOf, reasonText } from "./words.js";
+import { cardList, nameOf, refusalText } from "./words.js";
 import { renderPoints } from "./worth.js";
 
 export { nameOf };
@@ -59,9 +59,9 @@ export function scene(table) {
   };
 }
 
-/** An engine reason, said to the player: "seat 0 must follow hearts" -> "You must follow hearts". */
-export function personal(table, reason) {
-  return reasonText(reason);
+/** An engine refusal ({code, params, text}), said to the player: "You must follow hearts". */
+export function personal(table, refusal) {
+  return refusalText(refusal);
 }
 
 function el(tag, attrs = {}, text = "") {

@@ -156,34 +156,22 @@ export function eventText(event, table) {
 
 // --- why a card may not be played ------------------------------------------------------
 
-const SUIT_BY_WORD = {};
-for (const [code, names] of Object.entries({ C: ["club", "clubs"], S: ["spade", "spades"], H: ["heart", "hearts"], D: ["diamond", "diamonds"] })) {
-  SUIT_BY_WORD[names[0]] = SUIT_NAMES[code].one;
-  SUIT_BY_WORD[names[1]] = SUIT_NAMES[code].many;
-}
-const suit = (word) => SUIT_BY_WORD[word] || word;
-const card = (code) => cardName(code.length === 3 ? `T${code[2]}` : code);
-
-// The engine's reasons for a refused card (game.py), each with its words for the player.
-// The player is "seat N" or "the picker"; at the table it is always the one reading.
-const WHO = "(?:seat \\d+|the picker)";
-const CARD = "((?:10|[789TJQKA])[CSHD])";
-const REASONS = [
-  [new RegExp(`^${WHO} may lead (\\w+) only with ${CARD} until \\w+ are led$`), (m) =>
-    t("You may lead {suits} only with the {card} until {suits} are led", { suits: suit(m[1]), card: card(m[2]) })],
-  [new RegExp(`^${WHO} must follow trump$`), () => t("You must follow trump")],
-  [new RegExp(`^${WHO} must follow (\\w+)$`), (m) => t("You must follow {suits}", { suits: suit(m[1]) })],
-  [new RegExp(`^${WHO} must play the unknown card on the first (\\w+) trick$`), (m) =>
-    t("You must play the unknown card on the first {suit} trick", { suit: suit(m[1]) })],
-  [new RegExp(`^${WHO} must play ${CARD} on the first (\\w+) trick$`), (m) =>
-    t("You must play the {card} on the first {suit} trick", { card: card(m[1]), suit: suit(m[2]) })],
-  [new RegExp(`^${WHO} must keep the unknown card until (\\w+) are led$`), (m) =>
-    t("You must keep the unknown card until {suits} are led", { suits: suit(m[1]) })],
-  [new RegExp(`^${WHO} must keep a (\\w+) until (\\w+) are led$`), (m) =>
-    t("You must keep a {suit} until {suits} are led", { suit: suit(m[1]), suits: suit(m[2]) })],
-  [new RegExp(`^${WHO} must keep ${CARD} until (\\w+) are led$`), (m) =>
-    t("You must keep the {card} until {suits} are led", { card: card(m[1]), suits: suit(m[2]) })],
-];
+// The engine's refusals of a card, by code (refusals.py; docs/api.md lists the codes and
+// their params), each with its words for the player: at the table the seat refused is
+// always the one reading. A suit is its letter, or "trump".
+const one = (p) => SUIT_NAMES[p.suit].one;
+const many = (p) => SUIT_NAMES[p.suit].many;
+const REFUSALS = {
+  "lead-only-with": (p) =>
+    t("You may lead {suits} only with the {card} until {suits} are led", { suits: many(p), card: cardName(p.card) }),
+  "must-follow": (p) =>
+    (p.suit === "trump" ? t("You must follow trump") : t("You must follow {suits}", { suits: many(p) })),
+  "must-play-on-first-trick": (p) =>
+    t("You must play the {card} on the first {suit} trick", { card: cardName(p.card), suit: one(p) }),
+  "keep-unknown": (p) => t("You must keep the unknown card until {suits} are led", { suits: many(p) }),
+  "keep-suit": (p) => t("You must keep a {suit} until {suits} are led", { suit: one(p), suits: many(p) }),
+  "keep-card": (p) => t("You must keep the {card} until {suits} are led", { card: cardName(p.card), suits: many(p) }),
+};
 
 /** The words of the first pattern (a list of [RegExp, (match) => words]) that reads `text`, or null. */
 function readWith(patterns, text) {
@@ -194,9 +182,11 @@ function readWith(patterns, text) {
   return null;
 }
 
-/** Why the player may not play a card, from the engine's reason: "You must follow hearts". */
-export function reasonText(reason) {
-  return readWith(REASONS, reason) ?? t("You may not play that card now");
+/** Why the player may not play a card, from the engine's refusal {code, params, text}:
+ * "You must follow hearts". */
+export function refusalText(refusal) {
+  const words = refusal && REFUSALS[refusal.code];
+  return words ? words(refusal.params || {}) : t("You may not play that card now");
 }
 
 // --- what the server may answer ----------------------------------------------------------
@@ -259,10 +249,22 @@ function mixedScripts(named) {
 const CHAR = '(?:"(.+)" \\([^()]*\\)|(U\\+[0-9A-F]{4,6})(?: [^()]*)?)';
 const shown = (m) => m[1] ?? m[2];
 
-// Rate limits (security.py): "please wait 1 second", "N seconds", "N minutes".
-const waitFor = (m, seconds, minutes) => {
-  const n = Number(m[1]);
-  return m[2] === "minutes" ? minutes(n) : seconds(n);
+// Rate limits (security.py) say how long to wait as the server does: seconds under
+// two minutes, else whole minutes.
+const waitFor = (p, seconds, minutes) =>
+  (p.seconds < 120 ? seconds(p.seconds) : minutes(Math.ceil(p.seconds / 60)));
+
+// The server's refusals that carry a code (refused.py; docs/api.md), by code, each with
+// its words for the player from the params.
+const SERVER_CODES = {
+  "too-many-requests": (p) => waitFor(p,
+    (n) => tn("Too many requests: please wait {n} second and try again.", "Too many requests: please wait {n} seconds and try again.", n),
+    (n) => tn("Too many requests: please wait {n} minute and try again.", "Too many requests: please wait {n} minutes and try again.", n)),
+  "too-many-new-players": (p) => waitFor(p,
+    (n) => tn("Too many new players: please wait {n} second and try again. (new players from one network address are limited)", "Too many new players: please wait {n} seconds and try again. (new players from one network address are limited)", n),
+    (n) => tn("Too many new players: please wait {n} minute and try again. (new players from one network address are limited)", "Too many new players: please wait {n} minutes and try again. (new players from one network address are limited)", n)),
+  "stale-version": (p) =>
+    t("this table is at version {now}, not {sent}: it changed since you saw it", { now: num(p.now), sent: num(p.sent) }),
 };
 
 // The server's reasons with a part that varies, each with its words for the player.
@@ -282,24 +284,19 @@ export const SERVER_PATTERNS = [
   [/^A recovery code has (\d+) letters and digits, like ([0-9A-Z-]+)\.$/, (m) =>
     t("A recovery code has {n} letters and digits, like {example}.", { n: num(Number(m[1])), example: m[2] })],
   [/^"(.+)" is not in a recovery code\.$/, (m) => t('"{char}" is not in a recovery code.', { char: m[1] })],
-  [new RegExp(`^Too many requests: please wait (\\d+) (seconds?|minutes) and try again\\.$`), (m) => waitFor(m,
-    (n) => tn("Too many requests: please wait {n} second and try again.", "Too many requests: please wait {n} seconds and try again.", n),
-    (n) => tn("Too many requests: please wait {n} minute and try again.", "Too many requests: please wait {n} minutes and try again.", n))],
-  [new RegExp(`^Too many new players: please wait (\\d+) (seconds?|minutes) and try again\\. \\(new players from one network address are limited\\)$`), (m) => waitFor(m,
-    (n) => tn("Too many new players: please wait {n} second and try again. (new players from one network address are limited)", "Too many new players: please wait {n} seconds and try again. (new players from one network address are limited)", n),
-    (n) => tn("Too many new players: please wait {n} minute and try again. (new players from one network address are limited)", "Too many new players: please wait {n} minutes and try again. (new players from one network address are limited)", n))],
-  [/^this table is at version (\d+), not (\d+): it changed since you saw it$/, (m) =>
-    t("this table is at version {now}, not {sent}: it changed since you saw it", { now: num(Number(m[1])), sent: num(Number(m[2])) })],
   [/^this day is played against the \w+ computer players of version (\S+), and this server cannot run them \(.*\); the next day is played with the ones it has$/, (m) =>
     t("this day is played against computer players (version {version}) that this server cannot run; the next day is played with the ones it has", { version: /^\d+$/.test(m[1]) ? num(Number(m[1])) : m[1] })],
 ];
 
 /**
- * A reason the server gave, in the page's language: a reason with a part that varies
- * through SERVER_PATTERNS, the engine's reasons for a refused card through the table's
- * own words, a fixed one through the catalog. What none of them reads (a malformed
- * request's validation error) stays as the server wrote it.
+ * A reason the server gave, in the page's language: by its code and params where the
+ * server gave one that words.js words (a rate limit, a stale version, the engine's
+ * refusal of a card), else a name's reason with a part that varies through
+ * SERVER_PATTERNS, else a fixed one through the catalog. What none of them reads (a
+ * malformed request's validation error) stays as the server wrote it.
  */
-export function serverText(detail) {
-  return readWith(SERVER_PATTERNS, detail) ?? readWith(REASONS, detail) ?? t(detail);
+export function serverText(detail, code, params) {
+  if (code && SERVER_CODES[code]) return SERVER_CODES[code](params || {});
+  if (code && REFUSALS[code]) return refusalText({ code, params });
+  return readWith(SERVER_PATTERNS, detail) ?? t(detail);
 }
