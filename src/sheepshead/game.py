@@ -357,17 +357,7 @@ class Game:
                 seat = d["turn"]
                 held = d["_plays"][seat]
                 hand = d["_masks"][seat]
-                mask = kernel.legal(
-                    hand,
-                    d["_led"],
-                    seat == d["picker"],
-                    d["_called"],
-                    d["_cs"],
-                    d["_unk"],
-                    d["_ten"],
-                    d["_called_led"],
-                    len(d["tricks"]),
-                )
+                mask = _kernel_legal(d, seat)
                 legal = held if mask == hand else tuple([p for p in held if p.card.bit & mask])
                 d["_lmask"] = mask
             else:
@@ -442,18 +432,7 @@ class Game:
 
     def _legal_mask(self, seat: int) -> int:
         self.legal_actions()  # makes the kernel's masks
-        d = self.__dict__
-        return kernel.legal(
-            d["_masks"][seat],
-            d["_led"],
-            seat == d["picker"],
-            d["_called"],
-            d["_cs"],
-            d["_unk"],
-            d["_ten"],
-            d["_called_led"],
-            len(d["tricks"]),
-        )
+        return _kernel_legal(self.__dict__, seat)
 
     # Reasons ------------------------------------------------------------
 
@@ -705,3 +684,19 @@ class Game:
             f"<Game {self.rules.players}-handed dealer={self.dealer} phase={self.phase.value} "
             f"turn={self.turn} moves={len(self.moves)}>"
         )
+
+
+def _kernel_legal(d: dict[str, Any], seat: int) -> int:
+    """The seat's legal cards as a mask, from the kernel's masks a Game keeps in its
+    ``__dict__`` (made by ``legal_actions``)."""
+    return kernel.legal(
+        d["_masks"][seat],
+        d["_led"],
+        seat == d["picker"],
+        d["_called"],
+        d["_cs"],
+        d["_unk"],
+        d["_ten"],
+        d["_called_led"],
+        len(d["tricks"]),
+    )

@@ -35,6 +35,7 @@ from sheepshead.server.daily_play import (
 )
 from sheepshead.server.daily_play import router as attempts_router
 from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
+from sheepshead.server.pages import fingerprint_matches
 from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Error
 from sheepshead.store.daily import Day, NameTaken
@@ -464,7 +465,7 @@ def verify_daily_page(
         except HTTPException as exc:
             error = str(exc.detail)
     if result is not None and sha256:
-        matches = hmac.compare_digest(result["seed_sha256"], sha256.strip().lower())
+        matches = fingerprint_matches(result, sha256)
     return _render(
         request,
         "verify_daily.html",

@@ -44,6 +44,12 @@ def play(request: Request) -> HTMLResponse:
     return _render(request, "table.html")
 
 
+def fingerprint_matches(result: dict[str, Any], sha256: str) -> bool:
+    """Whether a re-derived deal's seed is the one whose fingerprint a link passed (the
+    fingerprint shown at the deal)."""
+    return hmac.compare_digest(result["seed_sha256"], sha256.strip().lower())
+
+
 @router.get("/verify", response_class=HTMLResponse)
 def verify_page(
     request: Request,
@@ -60,7 +66,7 @@ def verify_page(
         except HTTPException as exc:
             error = str(exc.detail)
     if result is not None and sha256:
-        matches = hmac.compare_digest(result["seed_sha256"], sha256.strip().lower())
+        matches = fingerprint_matches(result, sha256)
     return _render(
         request,
         "verify.html",
