@@ -23,7 +23,11 @@ CHROMIUM    := /usr/bin/chromium
 APT_PACKAGES := chromium fonts-noto-core
 AXE         := tests/browser/axe/node_modules/axe-core/axe.min.js
 
-# Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-n 2 -k deal"`.
+# The suite runs on two pytest-xdist workers, one per core of the CI machine, a test
+# file to a worker (its module fixtures, servers and databases are started once).
+# `make test PYTEST_WORKERS=0` runs it in one process. Extra arguments for pytest,
+# e.g. `make test PYTEST_ARGS="-k deal"`.
+PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 # Extra arguments for `sheepshead serve`, e.g. `make run SERVE_ARGS="--port 8001"`.
 SERVE_ARGS  ?=
@@ -103,8 +107,8 @@ lint: setup
 
 # pytest exit 5 ("no tests collected") is a failure too.
 test: setup browser lint
-	@echo "+ pytest $(PYTEST_ARGS)"; \
-	rc=0; $(BIN)/pytest $(PYTEST_ARGS) || rc=$$?; \
+	@echo "+ pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)"; \
+	rc=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "FAILED: pytest collected no tests"; exit 1; fi; \
 	exit $$rc
 
