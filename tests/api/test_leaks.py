@@ -458,9 +458,9 @@ def test_each_seat_is_sent_only_the_events_it_may_see(rules: Json) -> None:
                             c is after.unknown for c in after.tricks[-1].cards
                         )
                         assert not hidden or event["points"] is None, event
-                    if seat == after.picker and event["type"] in ("bury", "call"):
-                        if event.get("cards") or event.get("unknown") not in (None, "??"):
-                            shown_to_picker.add(event["type"])
+                    private = event.get("cards") or event.get("unknown") not in (None, "??")
+                    if seat == after.picker and private:
+                        shown_to_picker.add(event["type"])
     assert "bury" in shown_to_picker, "the picker is sent its own bury"
 
 
