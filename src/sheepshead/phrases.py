@@ -11,10 +11,10 @@ A message is a string, or ``tn(singular, plural)``: a plural chosen by its ``n``
 parameter. Both mark the message for ``pybabel extract`` (``N_`` and ``tn``,
 ``docs/i18n.md``).
 
-One exception: the engine's refusals of an action keep their third-person sentence
-("seat 3 must follow hearts", ``refusals.ENGLISH``), which the golden records match
-byte for byte; the page says them to the player who is refused ("You must follow
-hearts"), from the message here.
+The engine's refusals of an action keep their third-person sentence ("seat 3 must
+follow hearts", ``ENGINE_REFUSALS``), which the golden records match byte for byte: the
+API's English; the page says a card's refusal to the player refused ("You must follow
+hearts", ``REFUSALS``).
 """
 
 from __future__ import annotations
@@ -224,6 +224,61 @@ REFUSALS: dict[str, dict[str, Message]] = {
     },
     "recovery-code-symbol": {"you": N_('"{char}" is not in a recovery code.')},
     "no-such-recovery-code": {"you": N_("No player has that recovery code.")},
+}
+
+#: The engine's refusals of an action (``refusals.py``) as the server words them, in the
+#: third person ("seat 3 must follow hearts"): the API's English ``detail``/``text``,
+#: which the golden records match byte for byte. English only (the page says a card's
+#: refusal to the player, from ``REFUSALS``), so not marked for translation. ``{who}`` is
+#: "the picker" or "seat 3", ``{suits}`` a suit in the plural or "trump", ``{suit}`` a fail
+#: suit's word, ``{expected}`` what the phase asks for, ``{choices}`` the legal calls.
+ENGINE_REFUSALS: dict[str, dict[str, str]] = {
+    "hand-over": {"server": "the hand is over"},
+    "no-seat": {"server": "there is no seat {seat} at a table of {players}"},
+    "not-your-turn": {"server": "it is seat {turn}'s turn, not seat {seat}'s"},
+    "wrong-phase": {"server": "seat {seat} must {expected} now, not {verb}"},
+    "dealer-must-pick": {"server": "everyone else passed: the dealer must pick"},
+    "bury-count": {"server": "the picker buries {size} cards, not {count}"},
+    "bury-not-held": {"server": "the picker does not hold {card}"},
+    "bury-not-allowed": {"server": "that bury is not allowed"},
+    "alone-not-allowed": {"server": "going alone is not allowed while a partner can be called"},
+    "call-jd-held": {"server": "the picker holds the jack of diamonds and cannot call it"},
+    "call-jd-rule": {"server": "under the jack-of-diamonds rule the picker may {choices}"},
+    "call-held": {"server": "the picker holds {card} and cannot call it"},
+    "call-ten-not-played": {"server": "the called ten is not played under these rules"},
+    "call-ten-needs-aces": {
+        "server": "a ten may be called only by a picker who holds all three fail aces"
+    },
+    "call-ten-needs-ace": {
+        "server": "{card} cannot be called: the picker must hold that suit's ace in hand"
+    },
+    "call-not-ace": {"server": "{card} cannot be called: call a fail ace, or a ten"},
+    "call-needs-suit": {
+        "server": "the picker must hold a {suit} to call {card}",
+        "server-unknown-allowed": (
+            "the picker must hold a {suit} to call {card} (or call it with an unknown card)"
+        ),
+    },
+    "call-not-now": {"server": "{card} cannot be called now"},
+    "unknown-not-played": {"server": "the unknown-card call is not played under these rules"},
+    "unknown-has-suit": {
+        "server": "the picker holds a {suit}: call {card} without an unknown card"
+    },
+    "unknown-not-held": {
+        "server": "the unknown card must be in the picker's hand, and {unknown} is not"
+    },
+    "unknown-not-now": {"server": "an unknown card may be called only when no ace can be called"},
+    "partner-no-crack": {"server": "the picker's partner may not crack"},
+    "name-range": {"server": "name a trick from 1 to {tricks}, not {trick}"},
+    "not-now": {"server": "seat {seat} may not {action} now"},
+    # A card's refusals, from the rules kernel.
+    "not-held": {"server": "seat {seat} does not hold {card}"},
+    "lead-only-with": {"server": "{who} may lead {suits} only with {card} until {suits} are led"},
+    "must-follow": {"server": "{who} must follow {suits}"},
+    "must-play-on-first-trick": {"server": "{who} must play {card} on the first {suit} trick"},
+    "keep-unknown": {"server": "{who} must keep the unknown card until {suits} are led"},
+    "keep-card": {"server": "{who} must keep {card} until {suits} are led"},
+    "keep-suit": {"server": "{who} must keep a {suit} until {suits} are led"},
 }
 
 #: The scripts a display name may not mix, as ICU names them ("Cyrillic"), in words.
