@@ -284,8 +284,17 @@ def test_a_translated_page_carries_its_scripts_catalog(client: TestClient) -> No
     messages = json.loads(match.group(1))
     assert messages["Pick up the blind"] == "Blind aufnehmen"
     assert messages["queen of clubs"] == "Kreuz-Dame"
-    assert isinstance(messages["{name} takes the trick: {n} point"], list)
     assert "i18n-catalog" not in client.get("/play?lang=en").text, "English needs none"
+    # The events' and refusals' sentences come from phrases.py, in the page's language.
+    found = re.search(r'<script type="application/json" id="phrases">(.*?)</script>', page)
+    assert found, "the German page has no phrases"
+    phrases = json.loads(found.group(1))
+    assert phrases["events"]["trick"]["other"] == [
+        "{name} macht den Stich: {n} Auge",
+        "{name} macht den Stich: {n} Augen",
+    ]
+    assert phrases["refusals"]["must-follow"]["you"] == "Du musst {suits} bedienen"
+    assert "{name} takes the trick: {n} point" not in messages, "no second copy for the scripts"
 
 
 def test_every_page_has_a_switch_to_each_language(client: TestClient) -> None:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from name_corpus import HOSTILE, REAL_NAMES
-from sheepshead import names
+from sheepshead import names, phrases
 from sheepshead.names import (
     CodeRefused,
     NameRefused,
@@ -159,10 +159,10 @@ def test_bad_names_are_refused_with_a_clear_reason(raw: str, reason: str) -> Non
     ],
 )
 def test_posing_names_get_the_sentences_the_page_translates(raw: str, reason: str) -> None:
-    # The very sentences of js/words.js (SERVER_REASONS), which the catalogs translate.
-    assert refusal(raw).reason == reason
-    words_js = (ROOT / "src/sheepshead/server/static/js/words.js").read_text("utf-8")
-    assert f't("{reason}")' in words_js
+    # The refusal's code names its sentence in phrases.py, which the page gets translated.
+    refused = refusal(raw)
+    assert refused.reason == reason
+    assert phrases.REFUSALS[refused.code]["you"] == reason
 
 
 def test_the_computer_players_names_and_levels_come_from_the_code() -> None:

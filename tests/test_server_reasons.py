@@ -1,8 +1,8 @@
 """The server's reasons as the page says them, checked against the server's own current
-messages: a refusal with a code (a card the engine refuses, a rate limit, a stale
-version) is worded by ``words.js`` from its code and params; a name's reason with a
-part that varies (a refused character, a length) is still read by a pattern until the
-name checks give their params."""
+refusals: every refusal with a code (a card the engine refuses, a rate limit, a stale
+version, a display name, a recovery code, a day's computer players gone) is worded by
+``words.js`` from its code and params, through the catalog of ``phrases.py`` that the
+page carries in its language; the page reads no English."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
-from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
 from sheepshead import names
@@ -24,6 +23,7 @@ from sheepshead.actions import Move, Play
 from sheepshead.game import Game, Phase
 from sheepshead.rules import PRESETS, Rules
 from sheepshead.server import Settings, create_app, daily_play, i18n, refused
+from sheepshead.server.refused import Refused
 from sheepshead.server.security import RateLimited
 from sheepshead.server.settings import Rate
 from sheepshead.table import Table, TableConflict
@@ -44,29 +44,28 @@ NODE = shutil.which("node")
 def read_in_browser_words(
     lang: str, reasons: list[Any], refusals: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
-    """words.js run by Node as the page runs it, with the page's catalog: for each
-    reason (an English string, or a body with its code and params) the index of the
-    SERVER_PATTERNS entry that reads it (-1: none) and what serverText says; how many
-    patterns there are; and what refusalText says of each of ``refusals``."""
-    assert NODE, "node is needed to run the page scripts' patterns"
+    """words.js run by Node as the page runs it, with the page's catalog and phrases: what
+    serverText says of each reason (an English string, or a body with its code and
+    params), and what refusalText says of each of ``refusals``."""
+    assert NODE, "node is needed to run the page scripts"
     page = {
         "documentElement": {"lang": lang},
         "catalog": json.dumps(i18n.script_messages(lang)),
+        "phrases": json.dumps(i18n.phrases(lang)),
     }
     script = f"""
 const page = {json.dumps(page)};
 globalThis.document = {{
   documentElement: page.documentElement,
-  getElementById: (id) => (id === "i18n-catalog" ? {{ textContent: page.catalog }} : null),
+  getElementById: (id) => (id === "i18n-catalog" ? {{ textContent: page.catalog }}
+    : id === "phrases" ? {{ textContent: page.phrases }} : null),
 }};
 const words = await import({json.dumps(WORDS_JS.as_uri())});
 const reasons = {json.dumps(reasons)};
-const read = reasons.map((r) => (typeof r === "string" ? {{
-  pattern: words.SERVER_PATTERNS.findIndex(([p]) => p.test(r)),
-  text: words.serverText(r),
-}} : {{ pattern: -1, text: words.serverText(r.detail, r.code, r.params) }}));
+const read = reasons.map((r) => (typeof r === "string" ? {{ text: words.serverText(r) }}
+  : {{ text: words.serverText(r.detail, r.code, r.params) }}));
 const refusals = {json.dumps(refusals or [])}.map((r) => words.refusalText(r));
-console.log(JSON.stringify({{ patterns: words.SERVER_PATTERNS.length, read, refusals }}));
+console.log(JSON.stringify({{ read, refusals }}));
 """
     done = subprocess.run(
         [NODE, "--input-type=module", "-e", script],
@@ -80,16 +79,18 @@ console.log(JSON.stringify({{ patterns: words.SERVER_PATTERNS.length, read, refu
     return result
 
 
-def refused_name(raw: str) -> str:
+def refused_name(raw: str) -> dict[str, Any]:
     with pytest.raises(names.NameRefused) as caught:
         names.check_name(raw)
-    return caught.value.reason
+    exc = caught.value
+    return refused.body(exc.reason, exc.code, exc.params)
 
 
-def refused_code(raw: str) -> str:
+def refused_code(raw: str) -> dict[str, Any]:
     with pytest.raises(names.CodeRefused) as caught:
         names.parse_code(raw)
-    return str(caught.value)
+    exc = caught.value
+    return refused.body(str(exc), exc.code, exc.params)
 
 
 def rate_limited(tmp_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -124,18 +125,19 @@ def limited(seconds: int) -> dict[str, Any]:
     return refused.body(exc.detail, "too-many-requests", {"seconds": exc.retry_after})
 
 
-def day_players_gone() -> str:
+def day_players_gone() -> dict[str, Any]:
     row = SimpleNamespace(bot_version="standard/0")
-    with pytest.raises(HTTPException) as caught:
+    with pytest.raises(Refused) as caught:
         daily_play.Daily.playable(cast(Any, None), cast(Any, row))
-    assert caught.value.status_code == 503
-    return str(caught.value.detail)
+    exc = caught.value
+    assert exc.status_code == 503
+    return refused.body(str(exc.detail), exc.code, exc.params)
 
 
 @pytest.fixture(scope="module")
-def server_reasons(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """Every name reason with a part that varies that the page can meet, as the server
-    words it today (so that a change of wording there fails here)."""
+def server_reasons() -> list[dict[str, Any]]:
+    """The refusals of a name, a recovery code and a day's players that the page can
+    meet, as the server answers them today (so that a change there fails here)."""
     return [
         refused_name("Bob☃"),
         refused_name('Bob"s'),
@@ -159,33 +161,46 @@ def coded(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     return [new_player, too_many, limited(1), limited(600), stale_version()]
 
 
-def test_the_server_reasons_are_the_ones_the_patterns_read(server_reasons: list[str]) -> None:
-    assert 'not "☃" (snowman).' in server_reasons[0]
-    assert "(U+200B zero width space)" in server_reasons[2]
-    assert "at least 3 characters" in server_reasons[4]
-    assert "at most 24 characters" in server_reasons[5]
-    assert "Cyrillic and Latin" in server_reasons[6]
-    assert server_reasons[11].startswith("A name may use only letters in common use today")
+def test_the_server_reasons_carry_their_parts_as_params(
+    server_reasons: list[dict[str, Any]],
+) -> None:
+    details = [r["detail"] for r in server_reasons]
+    assert 'not "☃" (snowman).' in details[0]
+    assert "(U+200B zero width space)" in details[2]
+    assert "at least 3 characters" in details[4] and server_reasons[4]["params"]["n"] == 3
+    assert "at most 24 characters" in details[5]
+    assert "Cyrillic and Latin" in details[6]
+    assert server_reasons[6]["params"]["scripts"] == ["Cyrillic", "Latin"]
+    assert details[11].startswith("A name may use only letters in common use today")
+    assert server_reasons[0]["params"]["shown"] == '"☃"'
+    assert server_reasons[2]["params"]["shown"] == "U+200B"
+    assert [r["code"] for r in server_reasons[8:11]] == [
+        "recovery-code-length",
+        "recovery-code-symbol",
+        "day-players-gone",
+    ]
+
+
+def test_the_page_reads_no_english_with_patterns() -> None:
+    source = WORDS_JS.read_text("utf-8")
+    assert "RegExp" not in source and ".exec(" not in source and ".test(" not in source
 
 
 @pytest.mark.parametrize("lang", ["en", *TRANSLATED])
-def test_every_server_reason_that_varies_is_read_in_the_pages_language(
-    server_reasons: list[str], lang: str
+def test_every_server_reason_that_varies_is_worded_from_its_code(
+    server_reasons: list[dict[str, Any]], lang: str
 ) -> None:
-    found = read_in_browser_words(lang, server_reasons)
-    unread = [r for r, got in zip(server_reasons, found["read"], strict=True) if got["pattern"] < 0]
-    assert not unread, f"no pattern in words.js reads {unread}"
-    used = {got["pattern"] for got in found["read"]}
-    assert used == set(range(found["patterns"])), "a pattern of words.js reads no server reason"
-    texts = [got["text"] for got in found["read"]]
+    texts = [got["text"] for got in read_in_browser_words(lang, server_reasons)["read"]]
     if lang == "en":
         # English says the server's words, less the English description of a character.
-        assert texts[4] == server_reasons[4]
+        assert texts[4] == server_reasons[4]["detail"]
         assert texts[0] == 'A name may use letters, digits, spaces and - _ . \' only, not "☃".'
+        assert texts[2] == "A name cannot contain control or invisible characters (U+200B)."
+        assert texts[10] == server_reasons[10]["detail"]
         return
     english = set(english_msgids())
     for reason, text in zip(server_reasons, texts, strict=True):
-        assert text != reason and text not in english, (reason, text)
+        assert text != reason["detail"] and text not in english, (reason, text)
     # The varying parts are carried over, numbers in the language's digits.
     three, twenty_four = ("৩", "২৪") if lang == "bn" else ("3", "24")
     assert "☃" in texts[0] and '"' in texts[1] and "U+200B" in texts[2]
@@ -276,12 +291,12 @@ def test_every_refusal_of_a_card_is_worded_from_its_code(lang: str) -> None:
             assert text not in english, (refusal, text)
 
 
-def test_a_reason_no_pattern_reads_stays_as_the_server_wrote_it() -> None:
+def test_a_reason_without_a_code_stays_as_the_server_wrote_it() -> None:
     malformed = "name: Field required"
     for lang in TRANSLATED:
         answer = refused.body("seat 0 must follow hearts", "must-follow", {"suit": "H"})
         found = read_in_browser_words(lang, [malformed, answer])
-        assert found["read"][0] == {"pattern": -1, "text": malformed}
+        assert found["read"][0] == {"text": malformed}
         # The engine's refusals, answered by the server, are worded as the table words them.
         assert found["read"][1]["text"] == translated(lang)["You must follow {suits}"].replace(
             "{suits}", translated(lang)["hearts"]

@@ -13,18 +13,19 @@ from sheepshead import bots
 from sheepshead.actions import Action, Move, Play, parse_action
 from sheepshead.cards import Card
 from sheepshead.deal import seed_commitment
+from sheepshead.events import events_for_seat, hand_events
 from sheepshead.game import Game
 from sheepshead.record import replay
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import PRESETS, Rules
 from sheepshead.table import (
     HUMAN,
+    NAMES,
     BadAction,
     StaleVersion,
     Table,
     TableConflict,
     Turn,
-    hand_events,
 )
 from sheepshead.view import SeatView
 
@@ -78,7 +79,7 @@ def test_an_action_brings_every_event_up_to_the_humans_next_decision() -> None:
     table = start().table
     turn = table.act("pick", table.version)
     assert [e.type for e in turn.events] == ["pick"]
-    assert turn.events[0].text == "You pick up the blind"
+    assert turn.events_json() == [{"type": "pick", "seat": 0, "text": "You pick up the blind"}]
     table = turn.table
     assert table.game.turn == HUMAN and table.version == 2
     table, turns = play_hand(table)
@@ -155,14 +156,14 @@ def test_the_score_sheet_and_running_scores_add_up_hand_by_hand() -> None:
     totals = [0] * table.players
     for hand in range(1, 5):
         table, turns = play_hand(table, pick=hand)
-        last = turns[-1].events[-1]
-        assert last.type == "hand" and last.scores is not None
-        assert sum(last.scores) == 0
-        totals = [a + b for a, b in zip(totals, last.scores, strict=True)]
+        last = turns[-1].events_json()[-1]
+        assert last["type"] == "hand" and last["scores"] is not None
+        assert sum(last["scores"]) == 0
+        totals = [a + b for a, b in zip(totals, last["scores"], strict=True)]
         state = table.state()
         assert state["scores"] == totals
         assert [line["hand"] for line in state["score_sheet"]] == list(range(1, hand + 1))
-        assert state["score_sheet"][-1]["scores"] == list(last.scores)
+        assert state["score_sheet"][-1]["scores"] == last["scores"]
         table = table.next_hand(seed(100 + hand), table.version).table
 
 
@@ -234,30 +235,33 @@ def _unknown_call_hand() -> Game:
 
 def test_events_keep_the_bury_and_the_unknown_card_hidden() -> None:
     game = _unknown_call_hand()
-    events = hand_events(game)
-    texts = " ".join(e.text for e in events)
-    bury = next(e for e in events if e.type == "bury")
-    assert bury.text == "Ann buries 2 cards" and bury.card is None
-    call = next(e for e in events if e.type == "call")
-    assert call.card == "AH" and call.text == "Ann calls the ace of hearts, with an unknown card"
-    face_down = [e for e in events if e.type == "play" and e.card == "??"]
-    assert len(face_down) == 1 and face_down[0].seat == 1
-    assert face_down[0].text == "Ann plays a card face down"
+    events = events_for_seat(hand_events(game), HUMAN, NAMES)
+    texts = json.dumps(events)
+    bury = next(e for e in events if e["type"] == "bury")
+    assert bury["text"] == "Ann buries 2 cards" and bury["cards"] is None and bury["count"] == 2
+    call = next(e for e in events if e["type"] == "call")
+    assert call["card"] == "AH" and call["unknown"] == "??"
+    assert call["text"] == "Ann calls the ace of hearts, with an unknown card"
+    face_down = [e for e in events if e["type"] == "play" and e["card"] == "??"]
+    assert len(face_down) == 1 and face_down[0]["seat"] == 1
+    assert face_down[0]["text"] == "Ann plays a card face down"
     # The trick's points would give away what the face-down card is worth.
     at = events.index(face_down[0])
-    trick = next(e for e in events[at:] if e.type == "trick")
-    assert trick.points is None and "face-down" in trick.text
-    for hidden in ("jack of clubs", "jack of spades", "queen of diamonds"):
+    trick = next(e for e in events[at:] if e["type"] == "trick")
+    assert trick["points"] is None and "face-down" in trick["text"]
+    for hidden in ("jack of clubs", "jack of spades", "queen of diamonds", "JC", "JS", "QD"):
         assert hidden not in texts
-    assert events[-1].type == "hand" and events[-1].scores == game.result().scores  # type: ignore[union-attr]
+    result = game.result()
+    assert result is not None
+    assert events[-1]["type"] == "hand" and events[-1]["scores"] == list(result.scores)
 
 
 def test_the_called_card_falling_shows_in_the_event_and_the_view() -> None:
     game = _unknown_call_hand()
     # AH is held by seat 3 (Cal): the partner, known to all once the ace is played.
-    events = hand_events(game)
-    plays = [e for e in events if e.type == "play" and e.card == "AH"]
-    assert [(e.seat, e.text) for e in plays] == [(3, "Cal plays the ace of hearts")]
+    events = events_for_seat(hand_events(game), HUMAN, NAMES)
+    plays = [e for e in events if e["type"] == "play" and e["card"] == "AH"]
+    assert [(e["seat"], e["text"]) for e in plays] == [(3, "Cal plays the ace of hearts")]
     assert 3 in game.view(0).known_partners
 
 
@@ -266,11 +270,11 @@ def test_the_humans_own_events_say_you_and_show_its_own_bury() -> None:
     table = table.act("pick", table.version).table
     bury = first_legal(table)
     turn = table.act(bury, table.version)
-    event = turn.events[0]
-    assert event.type == "bury" and event.seat == HUMAN
+    event = turn.events_json()[0]
+    assert event["type"] == "bury" and event["seat"] == HUMAN
     first, second = (Card.parse(text) for text in bury.split()[1:])
-    assert event.text == f"You bury the {first.name} and {second.name}"
-    assert event.card is None
+    assert event["text"] == f"You bury the {first.name} and {second.name}"
+    assert event["cards"] == [first.text, second.text] and event["count"] == 2
 
 
 def test_restore_can_start_from_the_settled_match_of_finished_hands() -> None:

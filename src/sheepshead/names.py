@@ -24,15 +24,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import icu  # type: ignore[import-untyped]
 from babel.messages.pofile import read_po
 
 from sheepshead.bots import LEVELS, SEAT_NAMES
+from sheepshead.phrases import refusal_english
 
 #: The Unicode version of every rule here (ICU's data). A new ICU changes skeletons and
 #: the profile: its upgrade re-keys the stored names (migration ``names_0001`` shows how).
@@ -104,14 +106,49 @@ def _script_name(ch: str) -> str:
 
 
 class NameRefused(ValueError):
-    """A display name that cannot be used, with the reason in words for the player and
-    its kind (for the tests and the logs): markup, invisible, symbol, profile, length,
-    marks, letter, mixed_script, whole_script, site, staff, computer, reserved."""
+    """A display name that cannot be used: its refusal ``code`` and ``params``
+    (``phrases.REFUSALS``, ``docs/api.md``), the ``reason`` in English made from them,
+    and its kind (for the tests and the logs): markup, invisible, symbol, profile,
+    length, marks, letter, mixed_script, whole_script, site, staff, computer, reserved.
 
-    def __init__(self, reason: str, kind: str = "other") -> None:
+    ``params`` hold what the sentence names: ``n`` (a length limit), ``shown`` (a
+    refused character as the page shows it: itself, or its code point such as
+    ``U+200B`` if it cannot be seen), ``scripts`` (the scripts mixed, by ICU's names).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        kind: str = "other",
+        params: Mapping[str, Any] | None = None,
+        variant: str = "you",
+    ) -> None:
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
+        self.variant = variant
+        reason = refusal_english(code, {**self.params, **_english_params(self.params)}, variant)
         super().__init__(reason)
         self.reason = reason
         self.kind = kind
+
+
+def _english_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The server's English names a refused character with its Unicode name."""
+    out: dict[str, Any] = {}
+    if "described" in params:
+        out["char"] = params["described"]
+    if "scripts" in params:
+        out["scripts"] = " and ".join(params["scripts"])
+    return out
+
+
+def _refused_char(code: str, kind: str, ch: str) -> NameRefused:
+    """A refused character: the page shows it quoted, or its code point if it cannot
+    be seen; the server's English adds its Unicode name (``_describe``)."""
+    visible = category(ch)[0] not in "CZ" and ch not in _IGNORABLE
+    point = f"U+{ord(ch):04X}"
+    shown = f'"{ch}"' if visible else point
+    return NameRefused(code, kind, {"codepoint": point, "shown": shown, "described": _describe(ch)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,24 +431,15 @@ def _check_characters(text: str) -> None:
             continue
         cat = category(ch)
         if ch in _IGNORABLE or cat[0] in "CZ":
-            raise NameRefused(
-                f"A name cannot contain control or invisible characters ({_describe(ch)}).",
-                "invisible",
-            )
+            raise _refused_char("name-invisible", "invisible", ch)
     for ch in text:
         if ch == " " or ch in _JOINERS:
             continue
         cat = category(ch)
         if not (cat[0] in "LM" or cat == "Nd" or ch in PUNCTUATION):
-            raise NameRefused(
-                f"A name may use letters, digits, spaces and - _ . ' only, not {_describe(ch)}.",
-                "symbol",
-            )
+            raise _refused_char("name-symbol", "symbol", ch)
         if ch not in _PROFILE:
-            raise NameRefused(
-                f"A name may use only letters in common use today, not {_describe(ch)}.",
-                "profile",
-            )
+            raise _refused_char("name-profile", "profile", ch)
 
 
 def _check_marks(text: str) -> None:
@@ -425,13 +453,13 @@ def _check_marks(text: str) -> None:
         cat = category(ch)
         if cat[0] == "M":
             if not (previous and category(previous)[0] in "LM"):
-                raise NameRefused("A combining mark must follow a letter.", "marks")
+                raise NameRefused("name-mark-alone", "marks")
             if cat in ("Mn", "Me"):
                 if ch in marks:
-                    raise NameRefused("A letter cannot carry the same mark twice.", "marks")
+                    raise NameRefused("name-mark-twice", "marks")
                 marks.append(ch)
                 if len(marks) > MAX_MARKS:
-                    raise NameRefused("Too many accents or marks on one letter.", "marks")
+                    raise NameRefused("name-too-many-marks", "marks")
         else:
             marks = []
         previous = ch
@@ -445,15 +473,8 @@ def _check_scripts(text: str) -> None:
     }
     if _SPOOF.check(plain):
         if len(scripts) > 1:
-            names = " and ".join(sorted(scripts))
-            raise NameRefused(
-                f"A name cannot mix {names} letters: mixed scripts make look-alike names.",
-                "mixed_script",
-            )
-        raise NameRefused(
-            "A name cannot mix letters of different scripts: mixed scripts make look-alike names.",
-            "mixed_script",
-        )
+            raise NameRefused("name-mixed-scripts", "mixed_script", {"scripts": sorted(scripts)})
+        raise NameRefused("name-mixed-scripts", "mixed_script", {"scripts": []}, "unnamed")
     # Whole-script look-alikes (UTS #39 section 4): "ѕсоре" in Cyrillic reads as Latin
     # "scope". Refused when every letter's prototype is a letter of the profile of one
     # other script, so that someone could type the same-looking name there.
@@ -467,19 +488,7 @@ def _check_scripts(text: str) -> None:
         and others != own
         and all(ch in _PROFILE for ch in str(_NFKC.normalize(shape)) if ch != " ")
     ):
-        raise NameRefused(
-            "Every letter of that name looks like a letter of another script: "
-            "it would pass for a name written in that script.",
-            "whole_script",
-        )
-
-
-_POSING_REASONS = {
-    "site": "That name would pass for the site or its staff.",
-    "staff": "That name would pass for the site or its staff.",
-    "computer": "That name would pass for a computer player.",
-    "reserved": "That name is reserved: it would pass for the site or a computer player.",
-}
+        raise NameRefused("name-whole-script", "whole_script")
 
 
 def check_name(raw: str) -> DisplayName:
@@ -489,25 +498,25 @@ def check_name(raw: str) -> DisplayName:
     and ``look`` with theirs.
     """
     if not isinstance(raw, str):
-        raise NameRefused("A name is text.", "other")
+        raise NameRefused("name-not-text", "other")
     text = _tidy(raw)
     if any(ch in "<>&" for ch in text):
-        raise NameRefused("A name cannot contain markup: no <, > or &.", "markup")
+        raise NameRefused("name-markup", "markup")
     if len(text) < MIN_LENGTH:
-        raise NameRefused(f"A name needs at least {MIN_LENGTH} characters.", "length")
+        raise NameRefused("name-too-short", "length", {"n": MIN_LENGTH})
     if len(text) > MAX_LENGTH:
-        raise NameRefused(f"A name has at most {MAX_LENGTH} characters.", "length")
+        raise NameRefused("name-too-long", "length", {"n": MAX_LENGTH})
     # Posing first: "Bob (computer)" is refused as what it claims, not for its brackets.
     words = _words(text)
     if _passes_for_label(words):
-        raise NameRefused(_POSING_REASONS["reserved"], "reserved")
+        raise NameRefused("name-reserved", "reserved")
     posing = _posing(words)
     if posing is not None:
-        raise NameRefused(_POSING_REASONS[posing], posing)
+        raise NameRefused(f"name-{posing}", posing)
     _check_characters(text)
     _check_marks(text)
     if not any(category(ch)[0] == "L" or category(ch) == "Nd" for ch in text):
-        raise NameRefused("A name needs at least one letter or digit.", "letter")
+        raise NameRefused("name-no-letter", "letter")
     _check_scripts(text)
     key, look = keys(text)
     return DisplayName(text=text, key=key, look=look)
@@ -528,7 +537,13 @@ _DECODE = {ch: i for i, ch in enumerate(CROCKFORD)} | {"I": 1, "L": 1, "O": 0}
 
 
 class CodeRefused(ValueError):
-    """Text that is not a recovery code, with the reason in words."""
+    """Text that is not a recovery code: its refusal ``code`` and ``params``
+    (``phrases.REFUSALS``), ``str()`` the sentence in English."""
+
+    def __init__(self, code: str, params: Mapping[str, Any]) -> None:
+        self.code = code
+        self.params = dict(params)
+        super().__init__(refusal_english(code, self.params))
 
 
 def format_code(value: int) -> str:
@@ -551,14 +566,12 @@ def parse_code(text: str) -> int:
     """The value of a typed code. Raises ``CodeRefused`` with a reason."""
     symbols = "".join(ch for ch in text.upper() if ch not in " -\t")
     if len(symbols) != CODE_SYMBOLS:
-        raise CodeRefused(
-            f"A recovery code has {CODE_SYMBOLS} letters and digits, like 7KQ2-M9XD-4TPA."
-        )
+        raise CodeRefused("recovery-code-length", {"n": CODE_SYMBOLS, "example": "7KQ2-M9XD-4TPA"})
     value = 0
     for ch in symbols:
         digit = _DECODE.get(ch)
         if digit is None:
-            raise CodeRefused(f'"{ch}" is not in a recovery code.')
+            raise CodeRefused("recovery-code-symbol", {"char": ch})
         value = value << 5 | digit
     return value
 

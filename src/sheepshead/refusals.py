@@ -15,7 +15,7 @@ checking only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,8 @@ from sheepshead.actions import (
     Play,
 )
 from sheepshead.cards import Card, Rank, Suit
+from sheepshead.phrases import ENGINE_REFUSALS
+from sheepshead.phrases import english as phrase
 from sheepshead.rules import PartnerRule
 
 if TYPE_CHECKING:
@@ -51,7 +53,7 @@ class Refusal:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return ENGLISH[self.code](self.params)
+        return english(self.code, self.params)
 
     def to_json(self) -> dict[str, Any]:
         """``{code, params, text}``, as the API sends it."""
@@ -69,73 +71,22 @@ class IllegalAction(ValueError):
         self.reason = reason
 
 
-def _who(p: Mapping[str, Any]) -> str:
-    return "the picker" if p["picker"] else f"seat {p['seat']}"
+def english(code: str, p: Mapping[str, Any]) -> str:
+    """A refusal's sentence (``phrases.ENGINE_REFUSALS``) from its code and params."""
+    variant = "server-unknown-allowed" if p.get("unknown_allowed") else "server"
+    words: dict[str, Any] = {**p}
+    if "picker" in p:
+        words["who"] = "the picker" if p["picker"] else f"seat {p['seat']}"
+    if "suit" in p:
+        suit = p["suit"]
+        words["suits"] = "trump" if suit == "trump" else Suit(suit).plural
+        words["suit"] = suit if suit == "trump" else Suit(suit).word
+    if "phase" in p:
+        words["expected"] = _EXPECTED[p["phase"]]
+    if "choices" in p:
+        words["choices"] = " or ".join(p["choices"])
+    return phrase(ENGINE_REFUSALS[code][variant], words)
 
-
-def _suits(p: Mapping[str, Any]) -> str:
-    """A suit parameter in the plural: "hearts", or "trump"."""
-    suit = p["suit"]
-    return "trump" if suit == "trump" else Suit(suit).plural
-
-
-def _suit(p: Mapping[str, Any]) -> str:
-    return Suit(p["suit"]).word
-
-
-#: Each refusal code's English sentence, from its parameters.
-ENGLISH: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "hand-over": lambda p: "the hand is over",
-    "no-seat": lambda p: f"there is no seat {p['seat']} at a table of {p['players']}",
-    "not-your-turn": lambda p: f"it is seat {p['turn']}'s turn, not seat {p['seat']}'s",
-    "wrong-phase": lambda p: f"seat {p['seat']} must {_EXPECTED[p['phase']]} now, not {p['verb']}",
-    "dealer-must-pick": lambda p: "everyone else passed: the dealer must pick",
-    "bury-count": lambda p: f"the picker buries {p['size']} cards, not {p['count']}",
-    "bury-not-held": lambda p: f"the picker does not hold {p['card']}",
-    "bury-not-allowed": lambda p: "that bury is not allowed",
-    "alone-not-allowed": lambda p: "going alone is not allowed while a partner can be called",
-    "call-jd-held": lambda p: "the picker holds the jack of diamonds and cannot call it",
-    "call-jd-rule": lambda p: (
-        f"under the jack-of-diamonds rule the picker may {' or '.join(p['choices'])}"
-    ),
-    "call-held": lambda p: f"the picker holds {p['card']} and cannot call it",
-    "call-ten-not-played": lambda p: "the called ten is not played under these rules",
-    "call-ten-needs-aces": lambda p: (
-        "a ten may be called only by a picker who holds all three fail aces"
-    ),
-    "call-ten-needs-ace": lambda p: (
-        f"{p['card']} cannot be called: the picker must hold that suit's ace in hand"
-    ),
-    "call-not-ace": lambda p: f"{p['card']} cannot be called: call a fail ace, or a ten",
-    "call-needs-suit": lambda p: (
-        f"the picker must hold a {_suit(p)} to call {p['card']}"
-        + (" (or call it with an unknown card)" if p["unknown_allowed"] else "")
-    ),
-    "call-not-now": lambda p: f"{p['card']} cannot be called now",
-    "unknown-not-played": lambda p: "the unknown-card call is not played under these rules",
-    "unknown-has-suit": lambda p: (
-        f"the picker holds a {_suit(p)}: call {p['card']} without an unknown card"
-    ),
-    "unknown-not-held": lambda p: (
-        f"the unknown card must be in the picker's hand, and {p['unknown']} is not"
-    ),
-    "unknown-not-now": lambda p: "an unknown card may be called only when no ace can be called",
-    "partner-no-crack": lambda p: "the picker's partner may not crack",
-    "name-range": lambda p: f"name a trick from 1 to {p['tricks']}, not {p['trick']}",
-    "not-now": lambda p: f"seat {p['seat']} may not {p['action']} now",
-    # A card's refusals, from the rules kernel.
-    "not-held": lambda p: f"seat {p['seat']} does not hold {p['card']}",
-    "lead-only-with": lambda p: (
-        f"{_who(p)} may lead {_suits(p)} only with {p['card']} until {_suits(p)} are led"
-    ),
-    "must-follow": lambda p: f"{_who(p)} must follow {_suits(p)}",
-    "must-play-on-first-trick": lambda p: (
-        f"{_who(p)} must play {p['card']} on the first {_suit(p)} trick"
-    ),
-    "keep-unknown": lambda p: f"{_who(p)} must keep the unknown card until {_suits(p)} are led",
-    "keep-card": lambda p: f"{_who(p)} must keep {p['card']} until {_suits(p)} are led",
-    "keep-suit": lambda p: f"{_who(p)} must keep a {_suit(p)} until {_suits(p)} are led",
-}
 
 #: What the seat to act must do in each phase, and the actions that phase takes.
 #: Keyed by the ``Phase`` values: ``Phase`` is a StrEnum, so ``game.phase`` looks them up.

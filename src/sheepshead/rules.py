@@ -13,6 +13,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from sheepshead.phrases import N_
+
 
 class PartnerRule(StrEnum):
     CALLED_ACE = "called-ace"
@@ -78,6 +80,9 @@ PARTNER_PLAYERS: dict[PartnerRule, tuple[int, ...]] = {
     PartnerRule.JACK_OF_DIAMONDS: (5, 6),
 }
 
+#: The only head count and partner rule a second partner is played with.
+SECOND_PARTNER: tuple[int, PartnerRule] = (6, PartnerRule.JACK_OF_DIAMONDS)
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -120,9 +125,7 @@ class Rules:
                 f'partner "{self.partner.value}" is played with {counts} players, '
                 f"not {self.players}"
             )
-        if self.second_partner and (
-            self.players != 6 or self.partner is not PartnerRule.JACK_OF_DIAMONDS
-        ):
+        if self.second_partner and (self.players, self.partner) != SECOND_PARTNER:
             raise RulesError(
                 "second_partner is played only with 6 players and the jack of diamonds"
             )
@@ -196,6 +199,123 @@ PRESETS: dict[str, Rules] = {
     "six-handed": Rules(players=6),
     "jack-of-diamonds": Rules(partner=PartnerRule.JACK_OF_DIAMONDS),
 }
+
+
+#: Each preset's title, as the settings form offers it (translated where shown).
+PRESET_TITLES: dict[str, str] = {
+    "standard": N_("Standard: five players, called ace"),
+    "three-handed": N_("Three-handed"),
+    "four-handed": N_("Four-handed"),
+    "four-handed-called-ace": N_("Four-handed, called ace"),
+    "six-handed": N_("Six-handed, jack of diamonds"),
+    "jack-of-diamonds": N_("Five-handed, jack of diamonds"),
+}
+
+#: The options of the rule sheet as the settings form shows them: groups with a title,
+#: each option's title, and each choice's title (``catalog``; the page builds its
+#: controls from these, so that a new option or preset is a change here only).
+FORM_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (N_("The table"), ("players", "partner")),
+    (
+        N_("Calling a partner"),
+        ("call_unknown", "call_ten", "alone", "jd_picker_holds", "second_partner"),
+    ),
+    (
+        N_("When nobody picks"),
+        ("nobody_picks", "leaster_blind", "leaster_needs_trick", "forced_pick_bump"),
+    ),
+    (N_("Scoring"), ("double_on_the_bump", "cracking")),
+)
+OPTION_TITLES: dict[str, str] = {
+    "players": N_("Players"),
+    "partner": N_("Partner"),
+    "call_unknown": N_("The unknown-card call is allowed"),
+    "call_ten": N_("The called ten is allowed"),
+    "alone": N_("The picker may go alone at will"),
+    "jd_picker_holds": N_("When the picker holds the jack of diamonds"),
+    "second_partner": N_("Six-handed: the seat on the picker's right is a second partner"),
+    "nobody_picks": N_("What is played"),
+    "leaster_blind": N_("The leaster's blind goes to"),
+    "leaster_needs_trick": N_("A leaster winner must have taken a trick"),
+    "forced_pick_bump": N_("Double on the bump for a forced pick too"),
+    "double_on_the_bump": N_("Double on the bump: the picker's side loses double"),
+    "cracking": N_("Cracking: seats that had no chance to pick may double"),
+}
+CHOICE_TITLES: dict[str, dict[str, str]] = {
+    "partner": {
+        "called-ace": N_("Called ace"),
+        "jack-of-diamonds": N_("Jack of diamonds"),
+        "none": N_("None: the picker plays alone"),
+    },
+    "jd_picker_holds": {
+        "alone": N_("The picker plays alone"),
+        "call-jack-of-hearts": N_("The picker calls the jack of hearts"),
+    },
+    "nobody_picks": {
+        "leaster": N_("A leaster: fewest points wins"),
+        "doubler": N_("A doubler: deal again, the next hand counts double"),
+        "forced-pick": N_("A forced pick: the dealer must pick"),
+    },
+    "leaster_blind": {
+        "last-trick": N_("The winner of the last trick"),
+        "named-trick": N_("The winner of a trick the dealer names"),
+        "aside": N_("Nobody: it is set aside"),
+    },
+}
+
+
+def full_record(rules: Rules) -> dict[str, Any]:
+    """Every field of ``rules`` as JSON, defaults included (``to_record`` leaves them out)."""
+    return {
+        f.name: value.value if isinstance(value := getattr(rules, f.name), StrEnum) else value
+        for f in fields(rules)
+    }
+
+
+def _option(name: str) -> dict[str, Any]:
+    default = getattr(Rules(), name)
+    if name == "players":
+        choices: list[Any] = sorted(DEAL_TABLE)
+        kind = "count"
+    elif name in _ENUM_FIELDS:
+        choices = [v.value for v in _ENUM_FIELDS[name]]
+        kind = "choice"
+    else:
+        choices, kind = [False, True], "bool"
+    return {
+        "name": name,
+        "kind": kind,
+        "default": default.value if isinstance(default, StrEnum) else default,
+        "choices": choices,
+        "title": OPTION_TITLES[name],
+        "choice_titles": CHOICE_TITLES.get(name, {}),
+    }
+
+
+def catalog() -> dict[str, Any]:
+    """The rule sheet as data, for the page (``docs/api.md``, ``GET /api/v1/rules``): the
+    options with their defaults and choices, in the form's groups; the presets as full
+    rules objects; the head counts and the deal table; which partner rule each head
+    count defaults to and may be played with, and where a second partner is played."""
+    return {
+        "groups": [
+            {"title": title, "options": [_option(name) for name in names]}
+            for title, names in FORM_GROUPS
+        ],
+        "defaults": full_record(Rules()),
+        "presets": [
+            {"name": name, "title": PRESET_TITLES[name], "rules": full_record(rules)}
+            for name, rules in PRESETS.items()
+        ],
+        "head_counts": sorted(DEAL_TABLE),
+        "deal_table": {
+            str(n): {"cards_per_seat": cards, "blind": blind, "tricks": cards}
+            for n, (cards, blind) in sorted(DEAL_TABLE.items())
+        },
+        "default_partner": {str(n): rule.value for n, rule in sorted(DEFAULT_PARTNER.items())},
+        "partner_players": {rule.value: list(n) for rule, n in PARTNER_PLAYERS.items()},
+        "second_partner": {"players": SECOND_PARTNER[0], "partner": SECOND_PARTNER[1].value},
+    }
 
 
 def preset(name: str) -> Rules:

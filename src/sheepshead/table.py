@@ -5,7 +5,8 @@ live: the seeds of its hands, the bots' level and seed, and a ``version`` that
 counts every change (each hand dealt, each action taken, bots' included).
 ``act(action_text, version)`` applies the human's action and lets the bots play
 up to the human's next decision (or the end of the hand), returning the public
-events in order. Tables are immutable; seeds come from outside, so the same
+events in order (``events.py``: typed facts, each sent only to the seats that may
+see it). Tables are immutable; seeds come from outside, so the same
 seeds, level and actions always rebuild the same table (``restore``).
 
 No HTTP and no database here: the server stores what ``hands`` returns and
@@ -23,38 +24,27 @@ from sheepshead import bots
 from sheepshead.actions import (
     PLAYS,
     Action,
-    Alone,
-    Bury,
-    Call,
-    Crack,
     Move,
-    Name,
-    NoCrack,
-    Pass,
-    Pick,
-    Play,
     parse_action,
     parse_move,
 )
-from sheepshead.cards import Card
 from sheepshead.deal import seed_commitment
-from sheepshead.game import Game, HandResult
+from sheepshead.events import Event, events_for_seat, events_of
+from sheepshead.game import Game
 from sheepshead.match import Match
 from sheepshead.record import result_json, to_record
 from sheepshead.refusals import IllegalAction
-from sheepshead.rules import Result, Rules
-from sheepshead.view import FACE_DOWN, hand_worth, seat_view
+from sheepshead.rules import Rules
+from sheepshead.view import hand_worth, seat_view
 
 __all__ = [
     "HUMAN",
     "NAMES",
     "BadAction",
-    "Event",
     "StaleVersion",
     "Table",
     "TableConflict",
     "Turn",
-    "hand_events",
     "names_for",
 ]
 
@@ -89,30 +79,6 @@ class BadAction(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One public fact, in order: what seat 0 may see and a sentence saying it."""
-
-    type: str
-    seat: int | None
-    text: str
-    card: str | None = None
-    winner: int | None = None
-    points: int | None = None
-    scores: tuple[int, ...] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "seat": self.seat,
-            "text": self.text,
-            "card": self.card,
-            "winner": self.winner,
-            "points": self.points,
-            "scores": None if self.scores is None else list(self.scores),
-        }
 
 
 log = logging.getLogger(__name__)
@@ -311,7 +277,7 @@ class Table:
         seat = before.turn
         match = self.match.apply(action)
         after = match.current if match.current is not None else match.hands[-1]
-        events.extend(_events(before, after, Move(seat, action)))
+        events.extend(events_of(before, after, Move(seat, action)))
         return replace(self, match=match, version=self.version + 1)
 
     def _run_bots(self, events: list[Event]) -> Turn:
@@ -388,13 +354,15 @@ def view_json(game: Game, sealed: bool = False) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """A table after a step, and the public events of that step, in order."""
+    """A table after a step, and the events of that step, in order: every fact, the
+    hidden ones included (``events.py``); ``events_json`` is what seat 0 may see."""
 
     table: Table
     events: tuple[Event, ...]
 
     def events_json(self) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self.events]
+        """The events seat 0 may see, as the API sends them (``events_for_seat``)."""
+        return events_for_seat(self.events, HUMAN, names_for(self.table.players))
 
 
 def _bot_action(table: Table, game: Game) -> Action:
@@ -430,17 +398,6 @@ def check_level(level: str, bot_version: str | None = None) -> None:
         raise ValueError(f"the {level} level is not available yet") from None
 
 
-def hand_events(game: Game) -> list[Event]:
-    """Every event of a hand so far, as seat 0 saw them (for a review, or a resync)."""
-    state = Game.from_deal(game.rules, game.dealer, game.dealt, game.blind, game.multiplier)
-    events: list[Event] = []
-    for move in game.moves:
-        after = state.apply_move(move)
-        events.extend(_events(state, after, move))
-        state = after
-    return events
-
-
 def _sheet_line(number: int, game: Game, seed: bytes) -> dict[str, Any]:
     """A finished hand's line, with its deal's fingerprint and seed (to check the deal)."""
     result = game.result()
@@ -456,140 +413,3 @@ def _sheet_line(number: int, game: Game, seed: bytes) -> dict[str, Any]:
         "seed_sha256": seed_commitment(seed),
         "seed": seed.hex(),
     }
-
-
-# Events: public facts in words --------------------------------------------------
-
-
-def _says(seat: int, verb: str, third_person: str | None = None) -> str:
-    """``'You pass'`` for seat 0, ``'Ann passes'`` for a bot."""
-    if seat == HUMAN:
-        return f"You {verb}"
-    return f"{NAMES[seat]} {third_person or verb + 's'}"
-
-
-def _card_list(cards: Sequence[Card]) -> str:
-    names = [c.name for c in cards]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _events(before: Game, after: Game, move: Move) -> list[Event]:
-    seat, action = move
-    events: list[Event] = []
-    match action:
-        case Pass():
-            text = _says(seat, "pass", "passes")
-            if after.phase is not before.phase and after.picker is None:
-                if after.is_done:
-                    text += ": nobody picked, so the hand is thrown in"
-                else:
-                    text += ": nobody picked, so this hand is a leaster"
-            events.append(Event("pass", seat, text))
-        case Pick():
-            events.append(Event("pick", seat, _says(seat, "pick up the blind", "picks")))
-        case Bury(cards):
-            if seat == HUMAN:
-                text = f"You bury the {_card_list(cards)}"
-            else:
-                text = f"{NAMES[seat]} buries {len(cards)} cards"
-            events.append(Event("bury", seat, text))
-        case Call(card, unknown):
-            text = _says(seat, f"call the {card.name}", f"calls the {card.name}")
-            if unknown is not None:
-                text += (
-                    f", with the {unknown.name} as the unknown card"
-                    if seat == HUMAN
-                    else ", with an unknown card"
-                )
-            events.append(Event("call", seat, text, card=card.text))
-        case Alone():
-            events.append(Event("alone", seat, _says(seat, "go alone", "goes alone")))
-        case Crack():
-            events.append(Event("crack", seat, _says(seat, "crack") + ": the hand counts double"))
-        case NoCrack():
-            events.append(Event("nocrack", seat, _says(seat, "do not crack", "does not crack")))
-        case Name(trick):
-            text = _says(seat, "name", "names") + f" trick {trick} to take the blind"
-            events.append(Event("name", seat, text))
-        case Play(card):
-            events.extend(_play_events(before, after, seat, card))
-    if after.is_done:
-        result = after.result()
-        assert result is not None
-        events.append(_hand_event(result))
-    return events
-
-
-def _face_down(game: Game, seat: int, card: Card) -> bool:
-    """Whether seat 0 sees this card only face down (the picker's unknown card)."""
-    return card is game.unknown and seat == game.picker and seat != HUMAN
-
-
-def _play_events(before: Game, after: Game, seat: int, card: Card) -> list[Event]:
-    if _face_down(before, seat, card):
-        events = [Event("play", seat, f"{NAMES[seat]} plays a card face down", card=FACE_DOWN)]
-    else:
-        text = _says(seat, f"play the {card.name}", f"plays the {card.name}")
-        events = [Event("play", seat, text, card=card.text)]
-    if len(after.tricks) > len(before.tricks):
-        trick = after.tricks[-1]
-        hidden = any(_face_down(before, s, c) for s, c in trick.plays(before.players))
-        taker = _says(trick.winner, "take", "takes")
-        if hidden:
-            # Its points would tell what the face-down card is worth.
-            text, points = f"{taker} the trick, with a face-down card", None
-        else:
-            text, points = f"{taker} the trick: {trick.points} points", trick.points
-        events.append(Event("trick", None, text, winner=trick.winner, points=points))
-    return events
-
-
-_RESULT_WORDS = {
-    Result.WIN: "wins",
-    Result.WIN_SCHNEIDER: "wins with schneider",
-    Result.WIN_NO_TRICK: "wins every trick",
-    Result.LOSS: "loses",
-    Result.LOSS_SCHNEIDER: "loses, schneidered",
-    Result.LOSS_NO_TRICK: "loses without a trick",
-}
-
-
-def _names(seats: Sequence[int]) -> str:
-    names = [NAMES[s] if s != HUMAN else "you" for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _hand_event(result: HandResult) -> Event:
-    scores = result.scores
-    yours = scores[HUMAN]
-    tail = f" You score {yours:+d}." if yours else " You score 0."
-    if result.result is Result.DOUBLER:
-        return Event(
-            "hand",
-            None,
-            "Everyone passed: the hand is thrown in and the next one counts double.",
-            scores=scores,
-        )
-    if result.leaster:
-        assert result.points is not None
-        winners = [s for s, score in enumerate(scores) if score > 0]
-        if not winners:
-            text = "Leaster: everyone ties, nobody scores."
-        else:
-            verb = "wins" if len(winners) == 1 and winners[0] != HUMAN else "win"
-            low = result.points[winners[0]]
-            text = f"Leaster: {_capital(_names(winners))} {verb} with {low} points."
-        return Event("hand", None, text + tail, scores=scores)
-    assert result.picker is not None and result.points is not None
-    side = [result.picker, *result.partners]
-    who = _capital(_names(side))
-    verb = _RESULT_WORDS[result.result]
-    if len(side) > 1 or side[0] == HUMAN:
-        verb = verb.replace("wins", "win").replace("loses", "lose")
-    alone = ", alone," if result.alone else ""
-    text = f"{who}{alone} {verb}: {result.points[0]} points."
-    return Event("hand", None, text + tail, points=result.points[0], scores=scores)

@@ -104,11 +104,8 @@ def test_an_action_replies_with_the_events_up_to_the_next_decision(client: TestC
     assert events[0] == {
         "type": "pass",
         "seat": 0,
+        "nobody_picked": None,
         "text": "You pass",
-        "card": None,
-        "winner": None,
-        "points": None,
-        "scores": None,
     }
     new = step["state"]
     assert new["version"] == state["version"] + len(new["view"]["moves"])

@@ -28,8 +28,9 @@ from fastapi import FastAPI
 
 from api.helpers import Json, TestClient, make_client
 from sheepshead import daily
-from sheepshead.actions import Call, Pass, Pick
+from sheepshead.actions import Call, Move, Pass, Pick, parse_move
 from sheepshead.cards import DECK, Card
+from sheepshead.events import events_for_seat, events_of, hand_events
 from sheepshead.game import Game
 from sheepshead.record import replay, to_record
 from sheepshead.rules import PRESETS, Rules
@@ -395,3 +396,117 @@ def test_the_checker_catches_side_points_a_defender_may_not_know() -> None:
     for leak in leaks:
         with pytest.raises(AssertionError):
             check_hand([(moves, leak)], end, record)
+
+
+# The typed events, per seat -------------------------------------------------------------
+
+
+def visible_to(seat: int, game: Game) -> set[Card]:
+    """What ``seat`` may know of where cards are, in this (true) state of a hand: its
+    own cards, the blind and bury if it picked, the cards played face up, the called card."""
+    known = set(game.dealt[seat])
+    if game.picker == seat:
+        known |= set(game.blind)
+    face_down = game.unknown if game.picker != seat else None
+    played = [c for t in game.tricks for c in t.cards] + list(game.trick_cards)
+    known |= {c for c in played if c is not face_down}
+    if game.called is not None:
+        known.add(game.called)
+    return known
+
+
+def _seat_events_hand(rules: Rules, seed: bytes, rnd: random.Random) -> list[tuple[Game, Any]]:
+    """A random hand, each step's (state after it, its events), calling an unknown card
+    and picking whenever allowed so that the hidden facts come up."""
+    game = Game.deal(rules, rules.players - 1, seed)
+    steps = []
+    while not game.is_done:
+        legal = game.legal_actions()
+        unknown = [a for a in legal if isinstance(a, Call) and a.unknown is not None]
+        picks = [a for a in legal if isinstance(a, Pick)]
+        action = (unknown or picks or legal)[0] if unknown or picks else rnd.choice(legal)
+        assert game.turn is not None
+        move = Move(game.turn, action)
+        after = game.apply(action)
+        steps.append((after, events_of(game, after, move)))
+        game = after
+    return steps
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: json.dumps(r, sort_keys=True))
+def test_each_seat_is_sent_only_the_events_it_may_see(rules: Json) -> None:
+    """Every seat, every step of random hands: the events sent to that seat name no card
+    it may not see (as text or in words), and keep a face-down trick's points from it;
+    the picker alone is sent its bury and its unknown card."""
+    rnd = random.Random(json.dumps(rules, sort_keys=True))
+    rule_set = Rules.from_record(rules)
+    names = [f"P{s}" for s in range(rule_set.players)]
+    shown_to_picker: set[str] = set()
+    for n in range(3):
+        for after, events in _seat_events_hand(rule_set, b"seat events %d" % n, rnd):
+            for seat in range(rule_set.players):
+                sent = events_for_seat(events, seat, names)
+                body = json.dumps(sent)
+                assert len(sent) == len(events), "every event is sent, redacted where hidden"
+                if after.is_done:
+                    continue
+                leaked = cards_in(body) - visible_to(seat, after)
+                assert not leaked, (seat, sorted(c.text for c in leaked), sent)
+                for event in sent:
+                    if event["type"] == "trick" and after.unknown is not None:
+                        hidden = seat != after.picker and any(
+                            c is after.unknown for c in after.tricks[-1].cards
+                        )
+                        assert not hidden or event["points"] is None, event
+                    private = event.get("cards") or event.get("unknown") not in (None, "??")
+                    if seat == after.picker and private:
+                        shown_to_picker.add(event["type"])
+    assert "bury" in shown_to_picker, "the picker is sent its own bury"
+
+
+def test_a_face_down_card_reaches_the_picker_only() -> None:
+    seed, moves = _bot_calls_an_unknown_card()
+    game = Game.deal(Rules(), 4, seed)
+    for text in moves:
+        game = game.apply_move(parse_move(text))
+    events = hand_events(_play_out(game))
+    unknown = game.unknown
+    assert unknown is not None and game.picker == 1
+    names = ["You", "Ann", "Bob", "Cal", "Dot"]
+    picker = events_for_seat(events, 1, names)
+    call = next(e for e in picker if e["type"] == "call")
+    assert call["unknown"] == unknown.text and unknown.name in call["text"]
+    assert any(e["type"] == "play" and e["card"] == unknown.text for e in picker)
+    assert _face_down_trick(picker, unknown.text)["points"] is not None, (
+        "the picker knows its own card"
+    )
+    for seat in (0, 2, 3, 4):
+        sent = events_for_seat(events, seat, names)
+        call = next(e for e in sent if e["type"] == "call")
+        assert call["unknown"] == "??" and unknown.name not in call["text"]
+        played = [e for e in sent if e["type"] == "play" and e["seat"] == 1]
+        assert FACE_DOWN_CARD in [e["card"] for e in played]
+        assert unknown.text not in [e["card"] for e in played]
+        bury = next(e for e in sent if e["type"] == "bury")
+        assert bury["cards"] is None and bury["count"] == 2
+        # Its points would tell what the face-down card is worth.
+        assert _face_down_trick(sent, FACE_DOWN_CARD)["points"] is None
+
+
+def _face_down_trick(sent: list[Json], card: str) -> Json:
+    """The trick event that follows the picker's (seat 1's) play of ``card``."""
+    at = next(
+        i
+        for i, e in enumerate(sent)
+        if e["type"] == "play" and e["seat"] == 1 and e["card"] == card
+    )
+    return next(e for e in sent[at:] if e["type"] == "trick")
+
+
+FACE_DOWN_CARD = "??"
+
+
+def _play_out(game: Game) -> Game:
+    while not game.is_done:
+        game = game.apply(game.legal_actions()[0])
+    return game

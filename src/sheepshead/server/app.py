@@ -14,6 +14,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from sheepshead.server import (
     api,
+    catalog,
     daily,
     errors,
     guide,
@@ -51,6 +52,7 @@ def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
     env.globals["static_url"] = static_url
     env.globals["url_for"] = url_for
     i18n.install(env)
+    catalog.install(env)
     return Jinja2Templates(env=env)
 
 
@@ -91,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # A refusal with its code and parameters beside the sentence (``refused.py``).
     app.add_exception_handler(refused.Refused, refused.handler)
     app.include_router(api.router)
+    app.include_router(catalog.router)
     app.include_router(pages.router)
     app.include_router(daily.router)
     app.include_router(guide.router)

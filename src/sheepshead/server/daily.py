@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 
 from sheepshead import daily
 from sheepshead.names import CodeRefused, NameRefused, check_name, code_from_bytes, normalize_code
+from sheepshead.phrases import refusal_english
 from sheepshead.server.daily_archive import router as archive_router
 from sheepshead.server.daily_play import (
     API,
@@ -327,13 +328,11 @@ def set_name(body: NameIn, player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
     try:
         name = check_name(body.name)
     except NameRefused as exc:
-        raise Refused(422, exc.reason, "name-refused") from None
+        raise Refused(422, exc.reason, exc.code, exc.params) from None
     try:
         svc.store.set_name(player, name.text, name.key, name.look)
     except NameTaken:
-        raise Refused(
-            409, "That name, or one that looks like it, is taken.", "name-taken"
-        ) from None
+        raise Refused(409, refusal_english("name-taken", {}), "name-taken") from None
     return {"name": name.text}
 
 
@@ -365,10 +364,10 @@ def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
     try:
         code = normalize_code(body.code)
     except CodeRefused as exc:
-        raise Refused(422, str(exc), "recovery-code-refused") from None
+        raise Refused(422, str(exc), exc.code, exc.params) from None
     player = svc.store.player_of_code(_code_hash(svc, code))
     if player is None:
-        raise Refused(404, "No player has that recovery code.", "no-such-recovery-code")
+        raise Refused(404, refusal_english("no-such-recovery-code", {}), "no-such-recovery-code")
     response = JSONResponse({"ok": True})
     response.headers.append("set-cookie", cookie_header(player, _secure(request)))
     return response

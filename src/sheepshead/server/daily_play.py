@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 
 from sheepshead import bots, daily
 from sheepshead.names import player_label
+from sheepshead.phrases import refusal_english
 from sheepshead.refusals import IllegalAction
 from sheepshead.server import refused
 from sheepshead.server.day_end import DayClock
@@ -223,11 +224,10 @@ class Daily:
         try:
             check_level(level, version)
         except ValueError as exc:
-            raise HTTPException(
-                503,
-                f"this day is played against the {level} computer players of version "
-                f"{version}, and this server cannot run them ({exc}); "
-                "the next day is played with the ones it has",
+            log.error("the day's %s computer players of version %s: %s", level, version, exc)
+            params = {"level": level, "version": version}
+            raise Refused(
+                503, refusal_english("day-players-gone", params), "day-players-gone", params
             ) from None
 
     def table(self, attempt: Attempt) -> Table:

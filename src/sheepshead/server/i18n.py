@@ -39,7 +39,9 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sheepshead import phrases as catalog_phrases
 from sheepshead.cards import Card
+from sheepshead.phrases import Message as Phrase
 
 #: Each language by its code, named in itself (as the language switch shows it).
 LANGUAGES: dict[str, str] = {"en": "English", "bn": "বাংলা", "de": "Deutsch"}
@@ -222,6 +224,37 @@ def script_messages(lang: str) -> dict[str, str | list[str]]:
     return out
 
 
+def _phrase(lang: str, message: Phrase) -> str | list[str]:
+    """One message of ``phrases.py`` in ``lang``: a string, or a plural's forms."""
+    if isinstance(message, str):
+        return str(translations(lang).gettext(message))
+    if lang != DEFAULT:
+        found = catalog(lang).get(message[0])
+        forms = [] if found is None or found.fuzzy else [str(f) for f in found.string or ()]
+        if forms and all(forms):
+            return forms
+    return list(message)
+
+
+@cache
+def phrases(lang: str) -> dict[str, Any]:
+    """The catalog of ``phrases.py`` in ``lang``, as the page reads it (``#phrases``,
+    ``static/js/words.js``): ``{"events": {type: {variant: message}}, "refusals": {code:
+    {variant: message}}, "scripts": {name: word}}``, a message a string with ``{name}``
+    placeholders, or a plural's forms (the form for one first)."""
+    return {
+        "events": {
+            kind: {variant: _phrase(lang, m) for variant, m in variants.items()}
+            for kind, variants in catalog_phrases.EVENTS.items()
+        },
+        "refusals": {
+            code: {variant: _phrase(lang, m) for variant, m in variants.items()}
+            for code, variants in catalog_phrases.REFUSALS.items()
+        },
+        "scripts": {name: _phrase(lang, m) for name, m in catalog_phrases.SCRIPTS.items()},
+    }
+
+
 # Numbers, dates and card names ----------------------------------------------------------
 
 
@@ -299,7 +332,7 @@ def _lang_url(context: Mapping[str, Any], lang: str) -> str:
 def install(env: jinja2.Environment) -> None:
     """Give templates ``_``, ``gettext``, ``ngettext``, ``pgettext`` and ``{% trans %}`` in
     the request's language, ``current_lang()``, ``languages``, ``lang_url(code)``,
-    ``card_name(c)``, ``script_messages()``, and the filters ``num``, ``signed``,
+    ``card_name(c)``, ``script_messages()``, ``phrases()``, and the filters ``num``, ``signed``,
     ``longdate``, ``moment``, ``cardname``, ``cards`` (card names joined as a list) and
     ``digits``."""
     env.add_extension("jinja2.ext.i18n")
@@ -312,6 +345,7 @@ def install(env: jinja2.Environment) -> None:
     env.globals["lang_url"] = _lang_url
     env.globals["card_name"] = card_name
     env.globals["script_messages"] = lambda: script_messages(current())
+    env.globals["phrases"] = lambda: phrases(current())
     env.filters["num"] = number
     env.filters["signed"] = signed
     env.filters["longdate"] = long_date

@@ -3,7 +3,7 @@ contract of ``docs/api.md`` (the view itself is ``SeatView.to_json()``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,14 +37,97 @@ class NextHandIn(_In):
     version: int = Field(ge=0, le=2**31 - 1)
 
 
-class Event(BaseModel):
-    type: str
-    seat: int | None
-    text: str
-    card: str | None
-    winner: int | None
-    points: int | None
-    scores: list[int] | None
+class _Event(BaseModel):
+    """An event as one seat may see it (``events.events_for_seat``; docs/api.md, Events):
+    its type, who acted, its facts, and ``text``: the English sentence said to that seat."""
+
+    seat: int | None = Field(description="Who acted; null for a trick taken or the hand's score")
+    text: str = Field(description="The event in English, said to the seat that reads it")
+
+
+class PassEvent(_Event):
+    type: Literal["pass"]
+    nobody_picked: Literal["leaster", "thrown-in"] | None = Field(
+        description="On the last pass when nobody picked: what the hand becomes"
+    )
+
+
+class PickEvent(_Event):
+    type: Literal["pick"]
+
+
+class BuryEvent(_Event):
+    type: Literal["bury"]
+    count: int
+    cards: list[str] | None = Field(description="The buried cards: to the picker only")
+
+
+class CallEvent(_Event):
+    type: Literal["call"]
+    card: str
+    unknown: str | None = Field(
+        description="The picker's unknown card: its text to the picker, ?? to the others; "
+        "null when there is none"
+    )
+
+
+class AloneEvent(_Event):
+    type: Literal["alone"]
+
+
+class CrackEvent(_Event):
+    type: Literal["crack"]
+
+
+class NoCrackEvent(_Event):
+    type: Literal["nocrack"]
+
+
+class NameEvent(_Event):
+    type: Literal["name"]
+    trick: int
+
+
+class PlayEvent(_Event):
+    type: Literal["play"]
+    card: str = Field(description="The card, or ?? face down (the picker's unknown card)")
+
+
+class TrickEvent(_Event):
+    type: Literal["trick"]
+    winner: int
+    points: int | None = Field(
+        description="Card points; null to a seat that may not know them (a face-down card)"
+    )
+
+
+class HandEvent(_Event):
+    type: Literal["hand"]
+    result: str
+    picker: int | None
+    partners: list[int]
+    alone: bool
+    leaster: bool
+    points: list[int] | None = Field(
+        description="Card points: [picker's side, defenders], one per seat in a leaster"
+    )
+    scores: list[int]
+
+
+Event = Annotated[
+    PassEvent
+    | PickEvent
+    | BuryEvent
+    | CallEvent
+    | AloneEvent
+    | CrackEvent
+    | NoCrackEvent
+    | NameEvent
+    | PlayEvent
+    | TrickEvent
+    | HandEvent,
+    Field(discriminator="type"),
+]
 
 
 class ScoreLine(BaseModel):

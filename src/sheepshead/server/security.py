@@ -40,6 +40,7 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sheepshead.phrases import refusal_english
 from sheepshead.server import refused
 from sheepshead.server.errors import refusal
 from sheepshead.server.identity import COOKIE, UNSAFE
@@ -160,12 +161,15 @@ class RateLimited(Exception):
 
     @property
     def detail(self) -> str:
-        wait = self.retry_after
-        if wait < 120:
-            when = "1 second" if wait == 1 else f"{wait} seconds"
-        else:
-            when = f"{math.ceil(wait / 60)} minutes"
-        return f"Too many {self.what}: please wait {when} and try again."
+        return wait_detail("too-many-requests", self.retry_after)
+
+
+def wait_detail(code: str, wait: int) -> str:
+    """A rate limit's sentence (``phrases.REFUSALS``): seconds under two minutes, else
+    whole minutes, as ``Retry-After`` rounds up."""
+    if wait < 120:
+        return refusal_english(code, {"n": wait}, "seconds")
+    return refusal_english(code, {"n": math.ceil(wait / 60)}, "minutes")
 
 
 def client_network(scope: Scope) -> str:
@@ -249,7 +253,7 @@ class RateLimiter:
         except RateLimited as exc:
             raise Refused(
                 429,
-                f"{exc.detail} (new players from one network address are limited)",
+                wait_detail("too-many-new-players", exc.retry_after),
                 "too-many-new-players",
                 {"seconds": exc.retry_after},
                 headers={"retry-after": str(exc.retry_after)},

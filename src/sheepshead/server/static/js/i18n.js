@@ -9,8 +9,8 @@
 
 export const lang = document.documentElement.lang || "en";
 
-function readCatalog() {
-  const node = document.getElementById("i18n-catalog");
+function readJson(id) {
+  const node = document.getElementById(id);
   if (!node) return {};
   try {
     return JSON.parse(node.textContent || "{}");
@@ -19,7 +19,11 @@ function readCatalog() {
   }
 }
 
-const catalog = readCatalog();
+const catalog = readJson("i18n-catalog");
+
+/** The sentences of the server's phrases.py in the page's language (#phrases): events by
+ * type, refusals by code, scripts by name; see `phrase`. */
+export const phrases = readJson("phrases");
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
@@ -41,6 +45,15 @@ export function tn(singular, plural, n, params = {}) {
   let text = index === 0 ? singular : plural;
   if (Array.isArray(forms) && forms.length) text = forms[Math.min(index, forms.length - 1)];
   return fill(text, { n: num(n), ...params });
+}
+
+/** A message of `phrases` (a string, or a plural's forms chosen by `params.n`, a number)
+ * with its placeholders filled from `params` (`n` written in the page's digits). */
+export function phrase(message, params = {}) {
+  if (!Array.isArray(message)) return fill(message, params);
+  const n = params.n;
+  const form = message[plurals.select(n) === "one" && n === 1 ? 0 : Math.min(1, message.length - 1)];
+  return fill(form, { ...params, n: num(n) });
 }
 
 const numbers = new Intl.NumberFormat(lang);

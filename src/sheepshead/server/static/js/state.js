@@ -3,71 +3,62 @@
 
 const SETTINGS_KEY = "sheepshead.settings.v1";
 
-// The rules object's fields and defaults, as in the hand-record format. Which
-// combinations exist is the format's business; the server checks them again.
-export const DEFAULT_RULES = Object.freeze({
-  players: 5,
-  partner: "called-ace",
-  call_unknown: true,
-  call_ten: true,
-  alone: true,
-  jd_picker_holds: "alone",
-  second_partner: false,
-  nobody_picks: "leaster",
-  leaster_blind: "last-trick",
-  leaster_needs_trick: true,
-  double_on_the_bump: true,
-  forced_pick_bump: true,
-  cracking: false,
-});
-export const DEFAULT_PARTNER = { 3: "none", 4: "none", 5: "called-ace", 6: "jack-of-diamonds" };
-export const PARTNER_PLAYERS = {
-  "called-ace": [4, 5],
-  "jack-of-diamonds": [5, 6],
-  none: [3, 4],
-};
-export const PRESETS = {
-  standard: { players: 5 },
-  "three-handed": { players: 3 },
-  "four-handed": { players: 4 },
-  "four-handed-called-ace": { players: 4, partner: "called-ace" },
-  "six-handed": { players: 6 },
-  "jack-of-diamonds": { players: 5, partner: "jack-of-diamonds" },
-};
-export const LEVELS = ["beginner", "standard", "expert"];
+// The rule sheet as the server serves it (#rules-catalog: server/catalog.py, from
+// rules.py; docs/api.md, Rules): the options and their defaults, the presets, the head
+// counts, which partner rule each head count plays, and the levels. The page keeps no
+// copy of them; the server checks every rules object again.
+function readCatalog() {
+  const node = typeof document === "undefined" ? null : document.getElementById("rules-catalog");
+  try {
+    return JSON.parse((node && node.textContent) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export const RULES = readCatalog();
+export const DEFAULT_RULES = Object.freeze({ ...(RULES.defaults || {}) });
+export const PARTNER_PLAYERS = RULES.partner_players || {};
+export const PRESETS = Object.fromEntries((RULES.presets || []).map((p) => [p.name, p.rules]));
+export const LEVELS = (RULES.levels || []).map((level) => level.name);
 export const PACES = { slow: 900, normal: 520, fast: 220, instant: 0 };
+
+const defaultPartner = (players) => (RULES.default_partner || {})[players];
 
 /** A full rules object from a preset name. */
 export function presetRules(name) {
-  const preset = PRESETS[name] || PRESETS.standard;
-  return { ...DEFAULT_RULES, partner: DEFAULT_PARTNER[preset.players], ...preset };
+  return { ...(PRESETS[name] || DEFAULT_RULES) };
 }
 
-/** Make a rules object playable: a partner rule that fits the head count, and so on. */
+/** Make a rules object playable: a head count the deal table has, a partner rule that
+ * fits it, a second partner only where the catalog plays one. */
 export function fitRules(rules) {
   const out = { ...DEFAULT_RULES, ...rules };
-  out.players = [3, 4, 5, 6].includes(Number(out.players)) ? Number(out.players) : 5;
+  const players = Number(out.players);
+  out.players = (RULES.head_counts || []).includes(players) ? players : DEFAULT_RULES.players;
   if (!(PARTNER_PLAYERS[out.partner] || []).includes(out.players)) {
-    out.partner = DEFAULT_PARTNER[out.players];
+    out.partner = defaultPartner(out.players);
   }
-  if (out.players !== 6 || out.partner !== "jack-of-diamonds") out.second_partner = false;
+  const second = RULES.second_partner || {};
+  if (out.players !== second.players || out.partner !== second.partner) out.second_partner = false;
   return out;
 }
 
-/** Only the fields that differ from the defaults, as a record writes them. */
+/** Only the fields that differ from the defaults (the partner's for the head count), as a
+ * record writes them. */
 export function rulesForServer(rules) {
   const fitted = fitRules(rules);
-  const base = { ...DEFAULT_RULES, players: fitted.players, partner: DEFAULT_PARTNER[fitted.players] };
+  const base = { ...DEFAULT_RULES, players: fitted.players, partner: defaultPartner(fitted.players) };
   const out = {};
   for (const [name, value] of Object.entries(fitted)) {
-    if (name === "players" ? value !== 5 : value !== base[name]) out[name] = value;
+    if (name === "players" ? value !== DEFAULT_RULES.players : value !== base[name]) out[name] = value;
   }
   return out;
 }
 
 const DEFAULT_SETTINGS = {
   rules: { ...DEFAULT_RULES },
-  level: "standard",
+  level: RULES.default_level,
   fourColour: false,
   markTrumps: false,
   pace: "normal",
@@ -83,7 +74,7 @@ function loadSettings() {
     const saved = JSON.parse(text || "{}");
     const settings = { ...DEFAULT_SETTINGS, ...(text ? {} : FIRST_SETTINGS), ...saved };
     settings.rules = fitRules(saved.rules || {});
-    if (!LEVELS.includes(settings.level)) settings.level = "standard";
+    if (!LEVELS.includes(settings.level)) settings.level = RULES.default_level;
     if (!(settings.pace in PACES)) settings.pace = "normal";
     return settings;
   } catch {

@@ -1,0 +1,305 @@
+"""Every sentence the game says to a player, in one catalog: a hand's events by type,
+the refusals by code, as English messages with ``{placeholders}``.
+
+The server's English (an event's ``text``, a refusal's ``detail``) is a message of this
+catalog filled in (``english``), and the page gets the same messages in its language
+(``server/i18n.phrases``: the gettext catalogs translate them, the page fills them in
+``static/js/words.js``), so a sentence has one wording, in one place. The page keeps
+no English copy of them.
+
+A message is a string, or ``tn(singular, plural)``: a plural chosen by its ``n``
+parameter. Both mark the message for ``pybabel extract`` (``N_`` and ``tn``,
+``docs/i18n.md``).
+
+The engine's refusals of an action keep their third-person sentence ("seat 3 must
+follow hearts", ``ENGINE_REFUSALS``), which the golden records match byte for byte: the
+API's English; the page says a card's refusal to the player refused ("You must follow
+hearts", ``REFUSALS``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+#: A message: a sentence, or a (singular, plural) pair chosen by the ``n`` parameter.
+Message = str | tuple[str, str]
+
+__all__ = ["EVENTS", "N_", "REFUSALS", "SCRIPTS", "Message", "english", "english_list", "tn"]
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction; it is translated where it is shown."""
+    return message
+
+
+def tn(singular: str, plural: str) -> tuple[str, str]:
+    """A message with a plural form, chosen by its ``n`` parameter."""
+    return (singular, plural)
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def english(message: Message, params: Mapping[str, Any]) -> str:
+    """The message in English with its placeholders filled from ``params``. A missing
+    parameter is an error, not a blank: the catalog and its callers must agree."""
+    if isinstance(message, tuple):
+        message = message[0] if params.get("n") == 1 else message[1]
+    return _PLACEHOLDER.sub(lambda m: str(params[m.group(1)]), message)
+
+
+def english_list(items: Sequence[str]) -> str:
+    """Items joined as English joins a list: "A", "A and B", "A, B and C"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+#: A hand's events by type (``table.py``), each said to the seat that reads it: ``you``
+#: when that seat acted, ``other`` with the actor's ``{name}``; more variants where the
+#: facts differ. ``docs/api.md`` lists each type's facts.
+EVENTS: dict[str, dict[str, Message]] = {
+    "pass": {
+        "you": N_("You pass"),
+        "other": N_("{name} passes"),
+        "you-leaster": N_("You pass: nobody picked, so this hand is a leaster"),
+        "other-leaster": N_("{name} passes: nobody picked, so this hand is a leaster"),
+        "you-thrown-in": N_("You pass: nobody picked, so the hand is thrown in"),
+        "other-thrown-in": N_("{name} passes: nobody picked, so the hand is thrown in"),
+    },
+    "pick": {"you": N_("You pick up the blind"), "other": N_("{name} picks")},
+    "bury": {
+        "you": N_("You bury the {cards}"),
+        "other": tn("{name} buries {n} card", "{name} buries {n} cards"),
+    },
+    "call": {
+        "you": N_("You call the {card}"),
+        "other": N_("{name} calls the {card}"),
+        "you-unknown": N_("You call the {card}, with the {unknown} as the unknown card"),
+        "other-unknown": N_("{name} calls the {card}, with an unknown card"),
+    },
+    "alone": {"you": N_("You go alone"), "other": N_("{name} goes alone")},
+    "crack": {
+        "you": N_("You crack: the hand counts double"),
+        "other": N_("{name} cracks: the hand counts double"),
+    },
+    "nocrack": {"you": N_("You do not crack"), "other": N_("{name} does not crack")},
+    "name": {
+        "you": N_("You name trick {n} to take the blind"),
+        "other": N_("{name} names trick {n} to take the blind"),
+    },
+    "play": {
+        "you": N_("You play the {card}"),
+        "other": N_("{name} plays the {card}"),
+        "face-down": N_("{name} plays a card face down"),
+    },
+    "trick": {
+        "you": tn("You take the trick: {n} point", "You take the trick: {n} points"),
+        "other": tn("{name} takes the trick: {n} point", "{name} takes the trick: {n} points"),
+        "you-face-down": N_("You take the trick, with a face-down card"),
+        "other-face-down": N_("{name} takes the trick, with a face-down card"),
+    },
+    "hand": {
+        "doubler": N_("Everyone passed: the hand is thrown in and the next one counts double."),
+        "leaster-tie": N_("Leaster: everyone ties, nobody scores."),
+        "leaster": tn(
+            "Leaster: won by {names}, with {n} card point.",
+            "Leaster: won by {names}, with {n} card points.",
+        ),
+        "side-win": N_("The picker's side ({side}) wins: {points} card points."),
+        "side-win-schneider": N_(
+            "The picker's side ({side}) wins with schneider: {points} card points."
+        ),
+        "side-win-no-trick": N_(
+            "The picker's side ({side}) wins every trick: {points} card points."
+        ),
+        "side-loss": N_("The picker's side ({side}) loses: {points} card points."),
+        "side-loss-schneider": N_(
+            "The picker's side ({side}) loses, schneidered: {points} card points."
+        ),
+        "side-loss-no-trick": N_(
+            "The picker's side ({side}) loses without a trick: {points} card points."
+        ),
+        "alone-win": N_("The lone picker ({side}) wins: {points} card points."),
+        "alone-win-schneider": N_(
+            "The lone picker ({side}) wins with schneider: {points} card points."
+        ),
+        "alone-win-no-trick": N_(
+            "The lone picker ({side}) wins every trick: {points} card points."
+        ),
+        "alone-loss": N_("The lone picker ({side}) loses: {points} card points."),
+        "alone-loss-schneider": N_(
+            "The lone picker ({side}) loses, schneidered: {points} card points."
+        ),
+        "alone-loss-no-trick": N_(
+            "The lone picker ({side}) loses without a trick: {points} card points."
+        ),
+        "score": N_("You score {score}."),
+    },
+}
+
+#: Refusals by code (``docs/api.md``, Refusals), as the page says them to the player
+#: refused; variants where the params ask for another sentence. A display name's and a
+#: recovery code's are also the server's ``detail``, filled with the server's params.
+REFUSALS: dict[str, dict[str, Message]] = {
+    # The engine's refusals of a card, said to the seat refused.
+    "lead-only-with": {
+        "you": N_("You may lead {suits} only with the {card} until {suits} are led")
+    },
+    "must-follow": {"you": N_("You must follow {suits}"), "trump": N_("You must follow trump")},
+    "must-play-on-first-trick": {"you": N_("You must play the {card} on the first {suit} trick")},
+    "keep-unknown": {"you": N_("You must keep the unknown card until {suits} are led")},
+    "keep-suit": {"you": N_("You must keep a {suit} until {suits} are led")},
+    "keep-card": {"you": N_("You must keep the {card} until {suits} are led")},
+    "card-refused": {"you": N_("You may not play that card now")},
+    # The server's.
+    "too-many-requests": {
+        "seconds": tn(
+            "Too many requests: please wait {n} second and try again.",
+            "Too many requests: please wait {n} seconds and try again.",
+        ),
+        "minutes": tn(
+            "Too many requests: please wait {n} minute and try again.",
+            "Too many requests: please wait {n} minutes and try again.",
+        ),
+    },
+    "too-many-new-players": {
+        "seconds": tn(
+            "Too many new players: please wait {n} second and try again. (new players from one network address are limited)",  # noqa: E501
+            "Too many new players: please wait {n} seconds and try again. (new players from one network address are limited)",  # noqa: E501
+        ),
+        "minutes": tn(
+            "Too many new players: please wait {n} minute and try again. (new players from one network address are limited)",  # noqa: E501
+            "Too many new players: please wait {n} minutes and try again. (new players from one network address are limited)",  # noqa: E501
+        ),
+    },
+    "stale-version": {
+        "you": N_("this table is at version {now}, not {sent}: it changed since you saw it")
+    },
+    "day-players-gone": {
+        "you": N_(
+            "this day is played against computer players (version {version}) that this "
+            "server cannot run; the next day is played with the ones it has"
+        )
+    },
+    # A display name's (``names.check_name``): {char} is the refused character, {n} a length.
+    "name-not-text": {"you": N_("A name is text.")},
+    "name-markup": {"you": N_("A name cannot contain markup: no <, > or &.")},
+    "name-too-short": {"you": N_("A name needs at least {n} characters.")},
+    "name-too-long": {"you": N_("A name has at most {n} characters.")},
+    "name-reserved": {
+        "you": N_("That name is reserved: it would pass for the site or a computer player.")
+    },
+    "name-site": {"you": N_("That name would pass for the site or its staff.")},
+    "name-staff": {"you": N_("That name would pass for the site or its staff.")},
+    "name-computer": {"you": N_("That name would pass for a computer player.")},
+    "name-invisible": {
+        "you": N_("A name cannot contain control or invisible characters ({char}).")
+    },
+    "name-symbol": {
+        "you": N_("A name may use letters, digits, spaces and - _ . ' only, not {char}.")
+    },
+    "name-profile": {"you": N_("A name may use only letters in common use today, not {char}.")},
+    "name-mark-alone": {"you": N_("A combining mark must follow a letter.")},
+    "name-mark-twice": {"you": N_("A letter cannot carry the same mark twice.")},
+    "name-too-many-marks": {"you": N_("Too many accents or marks on one letter.")},
+    "name-no-letter": {"you": N_("A name needs at least one letter or digit.")},
+    "name-mixed-scripts": {
+        "you": N_("A name cannot mix {scripts} letters: mixed scripts make look-alike names."),
+        "unnamed": N_(
+            "A name cannot mix letters of different scripts: mixed scripts make look-alike names."
+        ),
+    },
+    "name-whole-script": {
+        "you": N_(
+            "Every letter of that name looks like a letter of another script: "
+            "it would pass for a name written in that script."
+        )
+    },
+    "name-taken": {"you": N_("That name, or one that looks like it, is taken.")},
+    # A recovery code's.
+    "recovery-code-length": {
+        "you": N_("A recovery code has {n} letters and digits, like {example}.")
+    },
+    "recovery-code-symbol": {"you": N_('"{char}" is not in a recovery code.')},
+    "no-such-recovery-code": {"you": N_("No player has that recovery code.")},
+}
+
+#: The engine's refusals of an action (``refusals.py``) as the server words them, in the
+#: third person ("seat 3 must follow hearts"): the API's English ``detail``/``text``,
+#: which the golden records match byte for byte. English only (the page says a card's
+#: refusal to the player, from ``REFUSALS``), so not marked for translation. ``{who}`` is
+#: "the picker" or "seat 3", ``{suits}`` a suit in the plural or "trump", ``{suit}`` a fail
+#: suit's word, ``{expected}`` what the phase asks for, ``{choices}`` the legal calls.
+ENGINE_REFUSALS: dict[str, dict[str, str]] = {
+    "hand-over": {"server": "the hand is over"},
+    "no-seat": {"server": "there is no seat {seat} at a table of {players}"},
+    "not-your-turn": {"server": "it is seat {turn}'s turn, not seat {seat}'s"},
+    "wrong-phase": {"server": "seat {seat} must {expected} now, not {verb}"},
+    "dealer-must-pick": {"server": "everyone else passed: the dealer must pick"},
+    "bury-count": {"server": "the picker buries {size} cards, not {count}"},
+    "bury-not-held": {"server": "the picker does not hold {card}"},
+    "bury-not-allowed": {"server": "that bury is not allowed"},
+    "alone-not-allowed": {"server": "going alone is not allowed while a partner can be called"},
+    "call-jd-held": {"server": "the picker holds the jack of diamonds and cannot call it"},
+    "call-jd-rule": {"server": "under the jack-of-diamonds rule the picker may {choices}"},
+    "call-held": {"server": "the picker holds {card} and cannot call it"},
+    "call-ten-not-played": {"server": "the called ten is not played under these rules"},
+    "call-ten-needs-aces": {
+        "server": "a ten may be called only by a picker who holds all three fail aces"
+    },
+    "call-ten-needs-ace": {
+        "server": "{card} cannot be called: the picker must hold that suit's ace in hand"
+    },
+    "call-not-ace": {"server": "{card} cannot be called: call a fail ace, or a ten"},
+    "call-needs-suit": {
+        "server": "the picker must hold a {suit} to call {card}",
+        "server-unknown-allowed": (
+            "the picker must hold a {suit} to call {card} (or call it with an unknown card)"
+        ),
+    },
+    "call-not-now": {"server": "{card} cannot be called now"},
+    "unknown-not-played": {"server": "the unknown-card call is not played under these rules"},
+    "unknown-has-suit": {
+        "server": "the picker holds a {suit}: call {card} without an unknown card"
+    },
+    "unknown-not-held": {
+        "server": "the unknown card must be in the picker's hand, and {unknown} is not"
+    },
+    "unknown-not-now": {"server": "an unknown card may be called only when no ace can be called"},
+    "partner-no-crack": {"server": "the picker's partner may not crack"},
+    "name-range": {"server": "name a trick from 1 to {tricks}, not {trick}"},
+    "not-now": {"server": "seat {seat} may not {action} now"},
+    # A card's refusals, from the rules kernel.
+    "not-held": {"server": "seat {seat} does not hold {card}"},
+    "lead-only-with": {"server": "{who} may lead {suits} only with {card} until {suits} are led"},
+    "must-follow": {"server": "{who} must follow {suits}"},
+    "must-play-on-first-trick": {"server": "{who} must play {card} on the first {suit} trick"},
+    "keep-unknown": {"server": "{who} must keep the unknown card until {suits} are led"},
+    "keep-card": {"server": "{who} must keep {card} until {suits} are led"},
+    "keep-suit": {"server": "{who} must keep a {suit} until {suits} are led"},
+}
+
+#: The scripts a display name may not mix, as ICU names them ("Cyrillic"), in words.
+SCRIPTS: dict[str, str] = {
+    "Latin": N_("Latin"),
+    "Cyrillic": N_("Cyrillic"),
+    "Greek": N_("Greek"),
+    "Armenian": N_("Armenian"),
+    "Georgian": N_("Georgian"),
+    "Hebrew": N_("Hebrew"),
+    "Arabic": N_("Arabic"),
+    "Bengali": N_("Bengali"),
+    "Devanagari": N_("Devanagari"),
+    "Thai": N_("Thai"),
+    "Han": N_("Han"),
+    "Hangul": N_("Hangul"),
+    "Hiragana": N_("Hiragana"),
+    "Katakana": N_("Katakana"),
+}
+
+
+def refusal_english(code: str, params: Mapping[str, Any], variant: str = "you") -> str:
+    """A refusal's sentence in English from its code and params."""
+    return english(REFUSALS[code][variant], params)
