@@ -41,7 +41,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,7 +127,7 @@ class ServerProcess:
         data_dir: Path,
         workers: int = 1,
         app: str = "sheepshead.server:create_app",
-        **env: str,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
@@ -135,7 +135,7 @@ class ServerProcess:
         self.app = app
         #: Over the defaults below (every rate limit off); an empty value is the
         #: setting's own default.
-        self.env = env
+        self.env = dict(env or {})
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.log_path = data_dir / "server.log"
@@ -392,7 +392,8 @@ def check_acknowledged(player: FaultPlayer, now: Json) -> str:
             same = old == new or (now["hand_over"] and old.split()[:2] == new.split()[:2])
             assert same, f"{player.game_id}: {old!r} became {new!r}"
     else:
-        assert now["hand_number"] == acked["hand_number"] + 1 and acked["hand_over"]
+        assert now["hand_number"] == acked["hand_number"] + 1
+        assert acked["hand_over"]
     return "ahead"
 
 
@@ -451,7 +452,7 @@ def kill_round(
 ) -> dict[str, int]:
     """Players play flat out; SIGKILL once ``acks_before_kill`` replies came back; restart;
     check every acknowledged action; play every game on by a hand."""
-    stop, errors = threading.Event(), []
+    stop, errors = threading.Event(), list[str]()
     before = sum(len(p.replies) for p in players)
     threads = [
         threading.Thread(target=p.play_until, args=(stop, errors), daemon=True) for p in players
@@ -489,7 +490,7 @@ def cut_round(
     log: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Cut the database away for ``outage`` seconds while players play; then restore it."""
-    stop, errors = threading.Event(), []
+    stop, errors = threading.Event(), list[str]()
     during: list[Reply] = []
     lock = threading.Lock()
 
@@ -657,7 +658,7 @@ def main() -> int:
             urls = []
             for n in ("1", "2"):
                 (data / n).mkdir()
-                urls.append(stack.enter_context(ServerProcess(url, data / n, **env)).start().url)
+                urls.append(stack.enter_context(ServerProcess(url, data / n, env=env)).start().url)
             totals: dict[str, int] = {}
             for g in range(args.games):
                 player = FaultPlayer(urls[0], random.Random(f"{args.seed}/{g}"))
@@ -674,19 +675,19 @@ def main() -> int:
                 served = url_of_server.render_as_string(hide_password=False)
             else:
                 served = url
-            server = stack.enter_context(ServerProcess(served, data, **env)).start()
+            server = stack.enter_context(ServerProcess(served, data, env=env)).start()
             players = [
                 FaultPlayer(server.url, random.Random(f"{args.seed}/{i}"))
                 for i in range(args.players)
             ]
             for player in players:
                 assert player.start().status == 201
-            for n in range(1, args.rounds + 1):
+            for round_no in range(1, args.rounds + 1):
                 if proxy is None:
                     result = kill_round(server, players, acks_before_kill=args.acks)
                 else:
                     result = cut_round(server, proxy, players, outage=args.outage)
-                say(f"round {n}: {json.dumps(result)}")
+                say(f"round {round_no}: {json.dumps(result)}")
         say(f"stored games replay to their stored versions: {check_stored(url)} games")
     say(f"done in {time.monotonic() - started:.1f} s")
     return 0

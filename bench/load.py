@@ -394,7 +394,7 @@ def spawned_server(
         for item in args.server_env:
             key, _, value = item.partition("=")
             env[key] = value
-        server = ServerProcess(url, scratch, workers=args.workers, app=args.app, **env)
+        server = ServerProcess(url, scratch, workers=args.workers, app=args.app, env=env)
         try:
             server.start()
             assert server.process is not None

@@ -79,7 +79,8 @@ def _board_matches_reference(engine: Engine, field: list[tuple[tuple[int, ...], 
         assert line.rank == standing.rank, line.player_id
         assert line.points == standing.points
     stored = store.day(day)
-    assert stored is not None and stored.field == len(kept)
+    assert stored is not None
+    assert stored.field == len(kept)
 
 
 @pytest.fixture(scope="module")

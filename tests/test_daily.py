@@ -16,8 +16,10 @@ from sheepshead import daily
 SECRET = b"test secret, not the server's"
 
 
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
+def utc(
+    year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0
+) -> datetime:
+    return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
 
 
 # The day -------------------------------------------------------------------------
@@ -163,7 +165,9 @@ def test_reveal_rederives_the_deals_anyone_can_check() -> None:
     assert [r.k for r in revealed] == [0, 1, 2, 3, 4]
     for r in revealed:
         game = daily.deal(seed, r.k)
-        assert r.hands == game.dealt and r.blind == game.blind and r.dealer == game.dealer
+        assert r.hands == game.dealt
+        assert r.blind == game.blind
+        assert r.dealer == game.dealer
         as_json = r.to_json()
         assert as_json["seed_sha256"] == hashlib.sha256(r.seed).hexdigest()
         assert len(as_json["hands"]) == 5  # type: ignore[arg-type]
@@ -186,7 +190,8 @@ def test_every_deal_of_a_day_plays_out_under_standard_rules() -> None:
             # The last legal action: picks where it can, so some deals get a picker.
             game = game.apply(game.legal_actions()[-1])
         result = game.result()
-        assert result is not None and sum(result.scores) == 0
+        assert result is not None
+        assert sum(result.scores) == 0
 
 
 # Ranking ---------------------------------------------------------------------------
@@ -235,8 +240,10 @@ def test_total_game_points_break_a_tie_in_score_and_then_the_rank_is_shared() ->
 
 def test_a_field_of_one_scores_the_average() -> None:
     (only,) = daily.rank_day([entry("ann", 6, 2, -1, 3, 0)])
-    assert only.score == 50.0 and only.shares == (50.0,) * 5
-    assert only.rank == 1 and only.percentile == 50.0
+    assert only.score == 50.0
+    assert only.shares == (50.0,) * 5
+    assert only.rank == 1
+    assert only.percentile == 50.0
 
 
 def test_a_player_is_ranked_once_a_day() -> None:

@@ -207,7 +207,8 @@ def test_today_publishes_the_commitment_and_the_next_start(app: FastAPI) -> None
     assert today["date"] == "2025-06-01"
     assert today["commitment"] == hashlib.sha256(DAY_SEED).hexdigest()
     assert today["next_day_starts"] == "2025-06-02T05:00:00+00:00"
-    assert today["rules"] == {} and today["deals"] == 5
+    assert today["rules"] == {}
+    assert today["deals"] == 5
     assert today["ranked"] is None
 
 
@@ -244,7 +245,8 @@ def test_an_attempt_survives_a_reload_and_a_server_restart(
     assert cookie is not None
     again.cookies.set("sheepshead_player", cookie)
     resumed = ok(again.get("/api/v1/daily/attempts/current"))
-    assert resumed["id"] == state["id"] and resumed["version"] == state["version"]
+    assert resumed["id"] == state["id"]
+    assert resumed["version"] == state["version"]
     assert resumed["view"] == state["view"]
     # Starting again returns the same attempt, not a new one.
     assert start(again)["id"] == state["id"]
@@ -320,7 +322,8 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
     # The day ends: its seed is published, and it matches what was committed to.
     clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
     past = board(ann, date=NOON.date().isoformat())
-    assert past["final"] is True and past["seed"] == DAY_SEED.hex()
+    assert past["final"] is True
+    assert past["seed"] == DAY_SEED.hex()
     assert hashlib.sha256(bytes.fromhex(past["seed"])).hexdigest() == commitment
     checked = ok(
         ann.get("/api/v1/daily/verify", params={"date": "2025-06-01", "seed": past["seed"]})
@@ -338,7 +341,8 @@ def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAP
     play_day(ann)
     seen_by_bob = board(bob)
     assert seen_by_bob["field"] == 1
-    assert seen_by_bob["top"][0]["points"] is None and seen_by_bob["deals"] is None
+    assert seen_by_bob["top"][0]["points"] is None
+    assert seen_by_bob["deals"] is None
     play_day(bob, last)
     # The expert's points are worked out in the background from the day's first start.
     for thread in app.state.daily.expert_threads.values():
@@ -367,7 +371,8 @@ def test_an_attempt_unfinished_when_the_day_ends_is_void(app: FastAPI, clock: Cl
     assert board(ann, date="2025-06-01")["field"] == 0
     # The new day starts a new ranked attempt.
     fresh = start(ann)
-    assert fresh["daily"]["date"] == "2025-06-02" and fresh["daily"]["ranked"] is True
+    assert fresh["daily"]["date"] == "2025-06-02"
+    assert fresh["daily"]["ranked"] is True
 
 
 def test_the_day_follows_chicago_across_midnight_utc(app: FastAPI, clock: Clock) -> None:
@@ -382,14 +387,16 @@ def test_names_are_checked_unique_escaped_and_can_be_hidden(
 ) -> None:
     ann, bob = visitor(app), visitor(app)
     refused = ann.put("/api/v1/daily/me/name", json={"name": "<b>Ann</b>"})
-    assert refused.status_code == 422 and "markup" in refused.json()["detail"]
+    assert refused.status_code == 422
+    assert "markup" in refused.json()["detail"]
     assert ok(ann.put("/api/v1/daily/me/name", json={"name": "O'Brien"}))["name"] == "O'Brien"
     assert bob.put("/api/v1/daily/me/name", json={"name": "o’brien"}).status_code == 409
     assert bob.put("/api/v1/daily/me/name", json={"name": "0'Brien"}).status_code == 409
     play_day(ann)
     assert board(ann)["top"][0]["name"] == "O'Brien"
     page = ann.get("/daily").text
-    assert "O&#39;Brien" in page and "O'Brien" not in page
+    assert "O&#39;Brien" in page
+    assert "O'Brien" not in page
     # The moderator may type the name as it looks: other case, apostrophe or look-alikes.
     assert cli_main(["admin", "hide-name", "0’BRIEN", "--database", database_url]) == 0
     label = player_label(SECRET.encode(), ann.cookies["sheepshead_player"])
@@ -443,7 +450,8 @@ def test_ranked_attempts_played_from_one_network_are_all_flagged(
     assert flagged(app) == {a["id"]: True, b["id"]: True}
     flags = {f["attempt"]: f for f in admin_flags(database_url, capsys)["flags"]}
     assert set(flags) == {a["id"], b["id"]}
-    assert flags[b["id"]]["finished"] is False and flags[b["id"]]["identity"] == "kept"
+    assert flags[b["id"]]["finished"] is False
+    assert flags[b["id"]]["identity"] == "kept"
     assert [x["attempt"] for x in flags[a["id"]]["same_network"]] == [b["id"]]
     assert [x["attempt"] for x in flags[b["id"]]["same_network"]] == [a["id"]]
 
@@ -459,7 +467,8 @@ def test_a_scout_that_deletes_itself_does_not_clear_the_flag(
     flags = {f["attempt"]: f for f in admin_flags(database_url, capsys)["flags"]}
     flag = flags[mine["id"]]
     assert [x["attempt"] for x in flag["same_network"]] == [scouted["id"]]
-    assert flag["finished"] is True and flag["total"] == mine["scores"][0]
+    assert flag["finished"] is True
+    assert flag["total"] == mine["scores"][0]
     # The scout's own evidence stays, without its identity; one after the other.
     assert flags[scouted["id"]]["identity"] == "deleted"
     assert flags[scouted["id"]]["total"] == scouted["scores"][0]
@@ -487,7 +496,8 @@ def test_an_ipv6_network_counts_as_one_address(app: FastAPI) -> None:
 def frozen_today(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Today's play frozen by ``tools/freeze_bots.py``, as before a change of play."""
     spec = importlib.util.spec_from_file_location("freeze_bots", TOOLS / "freeze_bots.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     tool.freeze(tmp_path / "frozen" / "daily_probe_v1", "daily_probe_v1")
@@ -550,12 +560,14 @@ def test_a_day_keeps_the_computer_players_it_started_with_across_a_deployment(
     assert ok(dan.get("/api/v1/daily/today"))["bot_version"] == "standard/2"
     # The archive replays the day before against its own players, kept frozen.
     replay = ok(dan.post("/api/v1/daily/days/2025-06-01/replays"), 201)["state"]
-    assert replay["daily"]["ranked"] is False and replay["daily"]["date"] == "2025-06-01"
+    assert replay["daily"]["ranked"] is False
+    assert replay["daily"]["date"] == "2025-06-01"
     assert deal_records(dan, play_day(dan, first, replay)) == played_before
     new_day = play_day(dan, first)
     clock.now += timedelta(days=1)
     moves = bot_moves(deal_records(dan, new_day))
-    assert moves and all(text == legal[-1] for text, legal in moves)
+    assert moves
+    assert all(text == legal[-1] for text, legal in moves)
 
 
 def test_a_day_whose_computer_players_this_server_lacks_says_so(app: FastAPI) -> None:
@@ -564,7 +576,8 @@ def test_a_day_whose_computer_players_this_server_lacks_says_so(app: FastAPI) ->
     store.ensure_day(NOON.date(), hashlib.sha256(DAY_SEED).hexdigest(), "standard/0")
     reply = visitor(app).post("/api/v1/daily/attempts")
     assert reply.status_code == 503
-    assert "version 0" in reply.json()["detail"] and "the next day" in reply.json()["detail"]
+    assert "version 0" in reply.json()["detail"]
+    assert "the next day" in reply.json()["detail"]
 
 
 def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, clock: Clock) -> None:
@@ -576,17 +589,21 @@ def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, cl
     ok(ann.get("/api/v1/daily/today"))  # publishes the day's commitment
     clock.now = daily.day_end(NOON.date()) + timedelta(hours=1)
     html = ann.get("/verify/daily", params={"date": "2025-06-01", "seed": DAY_SEED.hex()}).text
-    assert "they match" in html and "Deal 5" in html
+    assert "they match" in html
+    assert "Deal 5" in html
     wrong = ann.get("/verify/daily", params={"date": "2025-06-01", "seed": "00" * 32}).text
     assert "they DO NOT match" in wrong
     days = ok(ann.get("/api/v1/daily/days"))["days"]
-    assert days[0]["date"] == "2025-06-01" and days[0]["seed"] == DAY_SEED.hex()
+    assert days[0]["date"] == "2025-06-01"
+    assert days[0]["seed"] == DAY_SEED.hex()
     # The leaderboard's link passes the fingerprint shown at the day's start; the page
     # compares it, and names the seats as the table does.
     shown = {"date": "2025-06-01", "seed": DAY_SEED.hex(), "sha256": days[0]["commitment"]}
     html = ann.get("/verify/daily", params=shown).text
     assert "It matches the fingerprint shown at the deal." in html
-    assert ">Ann</span>" in html and ">You</span>" in html and "Seat 1" not in html
+    assert ">Ann</span>" in html
+    assert ">You</span>" in html
+    assert "Seat 1" not in html
     html = ann.get("/verify/daily", params={**shown, "sha256": "0" * 64}).text
     assert "It does not match the fingerprint shown at the deal" in html
 
@@ -609,15 +626,18 @@ def test_on_a_large_field_no_request_waits_for_the_boards_refresh(
 
     monkeypatch.setattr(DailyStore, "refresh_board", slow_refresh)
     done = play_day(bob)  # its last action returns while the refresh is held up
-    assert done["daily"]["finished"] is True and refreshing.wait(30)
+    assert done["daily"]["finished"] is True
+    assert refreshing.wait(30)
     mine = board(bob)["me"]
-    assert mine["pending"] is True and mine["rank"] is None
+    assert mine["pending"] is True
+    assert mine["rank"] is None
     assert mine["total"] == done["scores"][0]
     release.set()
     svc = app.state.daily
     assert svc.refreshing.acquire(timeout=30)  # the background refresh is over
     svc.refreshing.release()
-    assert board(bob)["field"] == 2 and board(bob)["me"]["rank"] in (1, 2)
+    assert board(bob)["field"] == 2
+    assert board(bob)["me"]["rank"] in (1, 2)
 
 
 def test_the_expert_s_points_are_ready_without_a_request_waiting_for_them(
@@ -634,7 +654,8 @@ def test_the_expert_s_points_are_ready_without_a_request_waiting_for_them(
     ann = visitor(app)
     done = play_day(ann)  # the expert is still at work all along
     deals = board(ann)["deals"]
-    assert deals is not None and all(d["expert"] is None for d in deals)
+    assert deals is not None
+    assert all(d["expert"] is None for d in deals)
     release.set()
     [thread] = app.state.daily.expert_threads.values()
     thread.join(120)
@@ -662,7 +683,8 @@ def test_a_network_is_hashed_with_the_day_and_forgotten_after_thirty_days(
     second = start(ann)
     addresses = stored_addresses(app)
     # One network, two days: two hashes that do not link the days to each other.
-    assert addresses[day_one["id"]] and addresses[second["id"]]
+    assert addresses[day_one["id"]]
+    assert addresses[second["id"]]
     assert addresses[day_one["id"]] != addresses[second["id"]]
     with app.state.engine.connect() as conn:
         plays = conn.execute(text("SELECT day FROM daily_address_plays")).scalars().all()
@@ -670,6 +692,7 @@ def test_a_network_is_hashed_with_the_day_and_forgotten_after_thirty_days(
     clock.now += timedelta(days=30)
     start(ann)  # the first attempt of a day 31 days after the first
     addresses = stored_addresses(app)
-    assert addresses[day_one["id"]] is None and addresses[second["id"]] is not None
+    assert addresses[day_one["id"]] is None
+    assert addresses[second["id"]] is not None
     with app.state.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM daily_address_plays")).scalar() == 0

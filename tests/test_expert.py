@@ -52,7 +52,8 @@ def expert_play(game: Game) -> str:
 
 def test_the_expert_is_a_level() -> None:
     bot = make_bot("expert")
-    assert isinstance(bot, ExpertBot) and bot.level == "expert"
+    assert isinstance(bot, ExpertBot)
+    assert bot.level == "expert"
 
 
 # Positions where any good player agrees ------------------------------------------
@@ -65,7 +66,8 @@ def test_a_defender_leads_the_called_suit() -> None:
     dealt = list(DEAL)
     dealt[0], dealt[1] = "7H QS AC TC 9S 8S", "QC JD 7C KS 9C 8C"
     game = hand(CALL, dealt)
-    assert game.turn == 0 and game.picker == 2
+    assert game.turn == 0
+    assert game.picker == 2
     assert expert_play(game) == "7H"
 
 

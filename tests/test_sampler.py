@@ -162,7 +162,8 @@ def test_an_ace_call_keeps_a_card_of_its_suit_with_the_picker() -> None:
     for _ in range(50):
         world = sampler.sample(rng)
         assert heart & set(world.hands[2]), "the picker keeps a heart until hearts are led"
-        assert ace not in world.hands[2] and ace not in world.bury
+        assert ace not in world.hands[2]
+        assert ace not in world.bury
         assert 0 < world.weight <= 1
 
 

@@ -251,7 +251,8 @@ class _ProgramPlayer:
     def __call__(self, game: Any) -> Any:
         from sheepshead.actions import parse_move
 
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(record.dumps(game) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline().strip()

@@ -533,7 +533,8 @@ class Game:
         assert isinstance(action, Call)
         card = action.card
         holder = self.holder_of(card)
-        assert holder is not None and holder != seat
+        assert holder is not None
+        assert holder != seat
         partners = {holder}
         if self.rules.second_partner:
             partners.add((seat - 1) % self.players)

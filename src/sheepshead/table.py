@@ -307,7 +307,8 @@ class Table:
 
     def _apply(self, action: Action, events: list[Event]) -> Table:
         before = self.match.current
-        assert before is not None and before.turn is not None
+        assert before is not None
+        assert before.turn is not None
         seat = before.turn
         match = self.match.apply(action)
         after = match.current if match.current is not None else match.hands[-1]
@@ -584,7 +585,8 @@ def _hand_event(result: HandResult) -> Event:
             low = result.points[winners[0]]
             text = f"Leaster: {_capital(_names(winners))} {verb} with {low} points."
         return Event("hand", None, text + tail, scores=scores)
-    assert result.picker is not None and result.points is not None
+    assert result.picker is not None
+    assert result.points is not None
     side = [result.picker, *result.partners]
     who = _capital(_names(side))
     verb = _RESULT_WORDS[result.result]

@@ -252,7 +252,8 @@ def test_a_bots_unknown_card_stays_face_down_until_the_hand_is_over(
     )
     response = client.get(f"/api/v1/games/{game_id}")
     state = response.json()
-    assert state["view"]["unknown_call"] and state["view"]["unknown"] is None
+    assert state["view"]["unknown_call"]
+    assert state["view"]["unknown"] is None
     bodies = [(moves_of(state), response.text)]
     rng = random.Random(5)
     while not state["hand_over"]:

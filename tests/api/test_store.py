@@ -46,7 +46,9 @@ def test_a_save_against_a_moved_version_writes_nothing(app: FastAPI) -> None:
     # So is anyone but the game's player.
     assert not store.save(game, store.new_player(), 3, 4, changed=[other])
     loaded = store.load_game(game, player)
-    assert loaded is not None and loaded.version == 3 and loaded.hands == (moved,)
+    assert loaded is not None
+    assert loaded.version == 3
+    assert loaded.hands == (moved,)
     assert store.load_game(game, "f" * 32) is None
 
 
@@ -64,7 +66,8 @@ def test_a_remembered_match_is_used_only_for_the_hands_it_was_built_from(app: Fa
     stored = store.load_game(game_id, player)
     assert stored is not None
     remembered = tables.settled.get(stored)
-    assert remembered is not None and len(remembered.hands) == 2
+    assert remembered is not None
+    assert len(remembered.hands) == 2
     # Stored hands that differ from those it was built from: not used.
     first = stored.hands[0]
     changed = replace(stored, hands=(replace(first, moves=first.moves[:-1]), *stored.hands[1:]))

@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 import uvicorn
 from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    Route,
+    ViewportSize,
+    sync_playwright,
+)
 
 from sheepshead.server import Settings, create_app, guide
 
@@ -38,8 +46,8 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 # The guide's pages, in its own order.
 GUIDE_PAGES = [page.url for page in guide.PAGES]
 #: The app behind each address the ``server`` fixture serves, for a test that looks in
@@ -128,10 +136,10 @@ class Visitor:
 
 
 def visitor_for(
-    browser: Browser, server: str, viewport: dict[str, int], reduced_motion: str = "reduce"
+    browser: Browser, server: str, viewport: ViewportSize, reduced_motion: str = "reduce"
 ) -> Iterator[Visitor]:
     context = browser.new_context(
-        viewport=viewport,  # type: ignore[arg-type]
+        viewport=viewport,
         reduced_motion=reduced_motion,  # type: ignore[arg-type]
         base_url=server,
         accept_downloads=True,

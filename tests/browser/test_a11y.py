@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from browser.conftest import DESKTOP, GUIDE_PAGES, PHONE
 from browser.table import (
@@ -82,7 +82,7 @@ def new_context(
     server: str,
     *,
     lang: str = "en",
-    viewport: dict[str, int] = DESKTOP,
+    viewport: ViewportSize = DESKTOP,
     settings: dict[str, Any] | None = None,
     reduced_motion: str = "reduce",
     scale: float = 1,
@@ -90,7 +90,7 @@ def new_context(
 ) -> BrowserContext:
     """A new visitor whose browser asks for ``lang``, with table settings stored."""
     context = browser.new_context(
-        viewport=viewport,  # type: ignore[arg-type]
+        viewport=viewport,
         device_scale_factor=scale,
         base_url=server,
         locale=LANGUAGES[lang],
@@ -134,7 +134,8 @@ def watch(page: Page) -> list[str]:
 
 def visit(page: Page, path: str) -> None:
     reply = page.goto(path)
-    assert reply is not None and reply.ok, f"{path}: {reply.status if reply else 'no reply'}"
+    assert reply is not None, f"{path}: {reply.status if reply else 'no reply'}"
+    assert reply.ok, f"{path}: {reply.status if reply else 'no reply'}"
     if path in FETCHING:
         page.wait_for_load_state("networkidle")
 
@@ -189,7 +190,7 @@ def test_every_page_has_no_axe_violation(browser: Browser, server: str, lang: st
         sizes = [("phone", PHONE, PAGES), ("desktop", DESKTOP, DESKTOP_PAGES)]
         # The layouts are the same in every language; only the words' lengths differ.
         for size, viewport, paths in sizes if lang == "en" else sizes[:1]:
-            page.set_viewport_size(viewport)  # type: ignore[arg-type]
+            page.set_viewport_size(viewport)
             for path in paths:
                 visit(page, path)
                 assert (page.get_attribute("html", "lang") or "").startswith(lang), path
@@ -426,7 +427,8 @@ def test_a_hand_with_the_keyboard_alone_is_told_in_words(context: BrowserContext
     # The first Tab stop skips to the content.
     page.goto("/guide")
     page.keyboard.press("Tab")
-    assert focused(page)["text"] and page.evaluate("document.activeElement.hash") == "#main"
+    assert focused(page)["text"]
+    assert page.evaluate("document.activeElement.hash") == "#main"
     page.goto("/play")
     deal_first(page)
     # A dialog opened from the keyboard gives the focus back to what opened it.
@@ -467,7 +469,8 @@ def test_a_hand_with_the_keyboard_alone_is_told_in_words(context: BrowserContext
     assert re.match(r"^Your total: [+-]?\d+\.$", lines[-1]), lines[-1]
     # The live region is a polite log that assistive technology can read.
     log = page.locator("#log")
-    assert log.get_attribute("role") == "log" and log.get_attribute("aria-live") == "polite"
+    assert log.get_attribute("role") == "log"
+    assert log.get_attribute("aria-live") == "polite"
     assert page.evaluate("!document.getElementById('log').closest('[aria-hidden=true]')")
     assert errors == []
 
@@ -548,13 +551,16 @@ def test_on_a_phone_ten_cards_and_more_wrap_into_two_rows(browser: Browser, serv
             wait_idle(page)
             counts.append(card_rows(page))
         for rows in counts:
-            assert len(rows) == 2 and sum(rows) >= 10, rows
+            assert len(rows) == 2, rows
+            assert sum(rows) >= 10, rows
         boxes = page.locator("#hand .card").evaluate_all(
             "cs => cs.map(c => c.getBoundingClientRect().toJSON())"
         )
         for box in boxes:
-            assert box["width"] >= MIN_TARGET and box["height"] >= MIN_TARGET, box
-            assert box["left"] >= 0 and box["right"] <= PHONE["width"], box
+            assert box["width"] >= MIN_TARGET, box
+            assert box["height"] >= MIN_TARGET, box
+            assert box["left"] >= 0, box
+            assert box["right"] <= PHONE["width"], box
         # Cards side by side do not overlap, so each one's whole face is its target.
         lefts = sorted((b["top"], b["left"], b["right"]) for b in boxes)
         for (top, _, right), (next_top, next_left, _) in itertools.pairwise(lefts):
@@ -648,11 +654,12 @@ def test_nothing_is_lost_at_200_percent(
 ) -> None:
     """Text-only zoom (the root font size doubled on a desktop), page zoom (a 1280 px
     window at 200 %: 640 CSS px at twice the pixel density) and reflow at 320 CSS px."""
-    viewport, scale = {
+    sizes: dict[str, tuple[ViewportSize, float]] = {
         "text 200%": (DESKTOP, 1.0),
         "page zoom 200%": ({"width": 640, "height": 400}, 2.0),
         "320 px wide": ({"width": 320, "height": 640}, 1.0),
-    }[how]
+    }
+    viewport, scale = sizes[how]
     context = new_context(browser, server, viewport=viewport, scale=scale, axe=False)
     if how == "text 200%":
         context.add_init_script(

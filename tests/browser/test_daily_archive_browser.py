@@ -57,7 +57,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread.start()
     deadline = time.monotonic() + 20
     while not uv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
+        assert time.monotonic() < deadline, "the app did not start"
+        assert thread.is_alive(), "the app did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     uv.should_exit = True

@@ -84,6 +84,7 @@ def test_the_table_deals_on_the_first_click_and_a_returning_player_finds_the_gam
     assert len(cards) == 6
     page.reload()
     wait_idle(page)
-    assert phase(page) != "start" and visible_cards(page) == cards
+    assert phase(page) != "start"
+    assert visible_cards(page) == cards
     assert players(server) == before + 1
     assert not desktop.errors, desktop.errors

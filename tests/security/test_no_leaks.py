@@ -82,7 +82,8 @@ def check_bodies(
         state = data.get("state", data)
         if "view" in state:
             assert state["view"] == view_json(game), f"not seat 0's view at {moves}"
-            assert state["seed"] is None and state["summary"] is None
+            assert state["seed"] is None
+            assert state["summary"] is None
     return checked
 
 
