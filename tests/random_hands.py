@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from sheepshead.actions import PASS, PICK, Bury, Call, Play
 from sheepshead.cards import DECK, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, LeasterBlind, NobodyPicks, Rules, RulesError
 
 # Options that change play or scoring, tried on top of each preset.

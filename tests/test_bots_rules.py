@@ -20,7 +20,8 @@ from sheepshead.bots.knowledge import beats, read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot, hand_strength
 from sheepshead.cards import Card, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, LeasterBlind, Rules
 from sheepshead.view import SeatView
 

@@ -14,7 +14,8 @@ from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import SimHand
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
 from sheepshead.rules import PRESETS, Rules
 

@@ -35,7 +35,8 @@ from sheepshead.actions import (
     Play,
 )
 from sheepshead.cards import DECK, FAIL_SUITS, TRUMPS, Card, Rank, Suit, card_points
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.record import dumps, loads, replay, to_record
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import PRESETS, JdPickerHolds, LeasterBlind, PartnerRule, Rules

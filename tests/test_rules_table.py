@@ -11,7 +11,8 @@ import pytest
 
 from conftest import game_of, legal, reason, run
 from sheepshead.cards import card_points
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, PartnerRule, Rules, RulesError
 
 # Seat 3 picks here; the dealt hands leave it one club (9C) and two hearts (7H 8H).

@@ -20,7 +20,8 @@ from sheepshead.actions import PICK, Call, Play
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler, World, plays_of
 from sheepshead.cards import DECK, Card, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, JdPickerHolds, PartnerRule, Rules
 from sheepshead.view import SeatView
 from test_sim import deal, random_rules, to_play

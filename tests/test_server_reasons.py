@@ -21,7 +21,8 @@ from fastapi.testclient import TestClient
 
 from sheepshead import names
 from sheepshead.actions import Move, Play
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, Rules
 from sheepshead.server import Settings, create_app, daily_play, i18n, refused
 from sheepshead.server.security import RateLimited

@@ -15,7 +15,8 @@ from sheepshead.bots import decide
 from sheepshead.bots.playout import choose, playout
 from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.kernel import bit, cards_of, mask_of, points_of
 from sheepshead.rules import PRESETS
 

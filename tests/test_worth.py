@@ -8,7 +8,8 @@ import itertools
 import random
 
 from sheepshead.actions import Crack, Pass, Pick
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import NobodyPicks, Rules
 from sheepshead.view import hand_worth
 

@@ -10,11 +10,9 @@ state can be rebuilt by replaying them (see ``record.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from itertools import combinations
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from sheepshead import kernel, refusals
 from sheepshead.actions import (
@@ -38,6 +36,7 @@ from sheepshead.actions import (
 )
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
 from sheepshead.deal import deal_cards
+from sheepshead.hand import HandResult, Phase, Trick
 from sheepshead.refusals import IllegalAction, Refusal
 from sheepshead.rules import (
     JdPickerHolds,
@@ -47,9 +46,7 @@ from sheepshead.rules import (
     Result,
     Rules,
 )
-
-if TYPE_CHECKING:
-    from sheepshead.view import SeatView
+from sheepshead.view import SeatView, seat_view
 
 _TEXT = attrgetter("text")
 JD = Card(Rank.JACK, Suit.DIAMONDS)
@@ -68,52 +65,6 @@ def _plays_of(cards: tuple[Card, ...]) -> tuple[Play, ...]:
 
 def _not_now(move: Move) -> Refusal:
     return Refusal("not-now", {"seat": move.seat, "action": str(move.action)})
-
-
-class Phase(StrEnum):
-    PICKING = "picking"
-    BURYING = "burying"
-    CALLING = "calling"
-    CRACKING = "cracking"
-    NAMING = "naming"
-    PLAYING = "playing"
-    DONE = "done"
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A trick: who led, the cards in the order played, and (once complete) who won it."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    @property
-    def points(self) -> int:
-        return sum(card.points for card in self.cards)
-
-    def seat_of(self, index: int, players: int) -> int:
-        return (self.leader + index) % players
-
-    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
-        return tuple(((self.leader + i) % players, card) for i, card in enumerate(self.cards))
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """The score of a finished hand, as ``sheepshead check`` reports it."""
-
-    picker: int | None
-    partners: tuple[int, ...]
-    alone: bool
-    leaster: bool
-    tricks: tuple[Trick, ...]
-    #: [picker side, defenders] with the bury; one per seat in a leaster; None for a doubler.
-    points: tuple[int, ...] | None
-    result: Result
-    scores: tuple[int, ...]
-    #: Everything the hand's scores were multiplied by (record multiplier, cracks, bump).
-    multiplier: int
 
 
 class Game:
@@ -676,8 +627,6 @@ class Game:
 
     def view(self, seat: int) -> SeatView:
         """What one seat may know: see ``view.SeatView``."""
-        from sheepshead.view import seat_view
-
         return seat_view(self, seat)
 
     def __repr__(self) -> str:

@@ -38,7 +38,8 @@ from sheepshead.actions import (
 )
 from sheepshead.cards import Card
 from sheepshead.deal import seed_commitment
-from sheepshead.game import Game, HandResult
+from sheepshead.game import Game
+from sheepshead.hand import HandResult
 from sheepshead.match import Match
 from sheepshead.record import result_json, to_record
 from sheepshead.refusals import IllegalAction

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from sheepshead import kernel
 from sheepshead.bots.rng import Rng
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
-from sheepshead.game import Phase
+from sheepshead.hand import Phase
 from sheepshead.view import SeatView
 
 __all__ = ["Sampler", "World", "plays_of"]

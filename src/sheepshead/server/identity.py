@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Protocol
 
 from fastapi import Depends, Request
 from starlette.datastructures import MutableHeaders
@@ -22,8 +22,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sheepshead.server.settings import Settings
 from sheepshead.store import Store
 
-if TYPE_CHECKING:
-    from sheepshead.server.security import RateLimiter
+
+class IdentityLimit(Protocol):
+    """The limit on new identities per network address (``security.RateLimiter``,
+    which imports this module's cookie name: named here by what it does, no cycle)."""
+
+    def new_identity(self, request: Request) -> None: ...
+
 
 COOKIE = "sheepshead_player"
 #: About 13 months: the longest a browser keeps a cookie (Chrome caps at 400 days).
@@ -54,7 +59,7 @@ def current_player(request: Request, store: StoreDep) -> str:
     if request.method not in UNSAFE:
         return secrets.token_hex(16)
     # New identities are rate-limited per network address (security.py).
-    limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
+    limiter: IdentityLimit | None = getattr(request.app.state, "limiter", None)
     if limiter is not None:
         limiter.new_identity(request)
     player_id = store.new_player()

@@ -672,6 +672,14 @@ class DailyStore:
         return days
 
 
+def attempts_in_progress(conn: Connection, since: datetime) -> int:
+    """Daily attempts not finished, played since ``since`` (a gauge)."""
+    attempts = select(func.count()).where(
+        DailyAttempt.updated_at >= since, DailyAttempt.finished.is_(False)
+    )
+    return int(conn.execute(attempts).scalar_one())
+
+
 _LINE_COLUMNS = (
     DailyResult.player_id,
     DailyResult.d1,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Connection, Engine, and_, exists, func, insert, select, update
 
 from sheepshead.store.models import GameRow, HandRow, Player
 
@@ -179,3 +179,10 @@ def _hand_values(game_id: str, hand: StoredHand) -> dict[str, Any]:
         "moves": list(hand.moves),
         "done": hand.done,
     }
+
+
+def games_in_progress(conn: Connection, since: datetime) -> int:
+    """Games whose current hand is not over, played since ``since`` (a gauge)."""
+    unfinished = exists().where(HandRow.game_id == GameRow.id, HandRow.done.is_(False))
+    games = select(func.count()).where(and_(GameRow.updated_at >= since, unfinished))
+    return int(conn.execute(games).scalar_one())
