@@ -27,7 +27,8 @@ from pathlib import Path
 from sqlalchemy import create_engine, insert, text
 
 from sheepshead.store import migrate, open_engine
-from sheepshead.store.daily import DailyDay, DailyResult, DailyStore
+from sheepshead.store.daily_models import DailyDay, DailyResult
+from sheepshead.store.daily_store import DailyStore
 from sheepshead.store.models import Player
 
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -19,9 +19,10 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 
 from api.test_postgres import postgres_url  # noqa: F401  (the fixture)
-from sheepshead.daily import DEALS, Entry, rank_day
+from sheepshead.daily_game import DEALS, Entry, rank_day
 from sheepshead.store import migrate, open_engine
-from sheepshead.store.daily import DailyDay, DailyResult, DailyStore
+from sheepshead.store.daily_models import DailyDay, DailyResult
+from sheepshead.store.daily_store import DailyStore
 from sheepshead.store.models import Player
 from sheepshead.store.moderation import ModerationStore
 

@@ -25,13 +25,13 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import create_engine, text
 
-from sheepshead import bots, daily, record
+from sheepshead import bots, daily_game, record
 from sheepshead.actions import parse_move
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.cli import main as cli_main
 from sheepshead.names import player_label
 from sheepshead.server import Settings, create_app, daily_play
-from sheepshead.store.daily import DailyStore
+from sheepshead.store.daily_store import DailyStore
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -41,7 +41,7 @@ Json = dict[str, Any]
 SECRET = "daily test secret"
 #: Noon in Chicago on 2025-06-01 (CDT, UTC-5).
 NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
-DAY_SEED = daily.day_seed(SECRET.encode(), NOON.date())
+DAY_SEED = daily_game.day_seed(SECRET.encode(), NOON.date())
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -220,12 +220,12 @@ def test_two_players_get_identical_deals_and_identical_results(app: FastAPI, clo
     assert [line["rank"] for line in top] == [1, 1]
     assert top[0]["score"] == top[1]["score"] == 50.0
     # A deal's record holds every seat's cards: it waits for the day's end.
-    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(seconds=1)
     records_a, records_b = deal_records(ann, a), deal_records(bob, b)
     for k, (ra, rb) in enumerate(zip(records_a, records_b, strict=True)):
         assert ra == rb  # same cards, same dealer, same actions, bots' included
-        assert ra["dealer"] == daily.dealer_of(k)
-        game = daily.deal(DAY_SEED, k)
+        assert ra["dealer"] == daily_game.dealer_of(k)
+        game = daily_game.deal(DAY_SEED, k)
         assert ra["hands"] == [[c.text for c in hand] for hand in game.dealt]
     assert a["scores"] == b["scores"]
 
@@ -290,7 +290,7 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
 ) -> None:
     ann = visitor(app)
     commitment = ok(ann.get("/api/v1/daily/today"))["commitment"]
-    secrets_hex = [DAY_SEED.hex()] + [daily.deal_seed(DAY_SEED, k).hex() for k in range(5)]
+    secrets_hex = [DAY_SEED.hex()] + [daily_game.deal_seed(DAY_SEED, k).hex() for k in range(5)]
     seen: list[str] = []
     state = start(ann)
     seen.append(str(state))
@@ -320,7 +320,7 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
     tomorrow = (NOON.date() + timedelta(days=1)).isoformat()
     assert ann.get("/api/v1/daily/board", params={"date": tomorrow}).status_code == 404
     # The day ends: its seed is published, and it matches what was committed to.
-    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(seconds=1)
     past = board(ann, date=NOON.date().isoformat())
     assert past["final"] is True
     assert past["seed"] == DAY_SEED.hex()
@@ -361,7 +361,7 @@ def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAP
 def test_an_attempt_unfinished_when_the_day_ends_is_void(app: FastAPI, clock: Clock) -> None:
     ann = visitor(app)
     state = step(ann, start(ann), first)
-    clock.now = daily.day_end(NOON.date()) + timedelta(minutes=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(minutes=1)
     late = ann.post(
         f"/api/v1/daily/attempts/{state['id']}/actions",
         json={"action": (state["view"]["legal"] or ["pass"])[0], "version": state["version"]},
@@ -519,7 +519,7 @@ def bot_moves(records: list[Json]) -> list[tuple[str, list[str]]]:
         game = record.start_of(data)
         for line in data["actions"]:
             move = parse_move(line)
-            if move.seat != daily.PLAYER_SEAT:
+            if move.seat != daily_game.PLAYER_SEAT:
                 out.append((line, [f"{move.seat} {a}" for a in game.legal_actions()]))
             game = game.apply(move.action)
     return out
@@ -587,7 +587,7 @@ def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, cl
         assert page.status_code == 200, path
         assert "text/html" in page.headers["content-type"]
     ok(ann.get("/api/v1/daily/today"))  # publishes the day's commitment
-    clock.now = daily.day_end(NOON.date()) + timedelta(hours=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(hours=1)
     html = ann.get("/verify/daily", params={"date": "2025-06-01", "seed": DAY_SEED.hex()}).text
     assert "they match" in html
     assert "Deal 5" in html
@@ -644,13 +644,13 @@ def test_the_expert_s_points_are_ready_without_a_request_waiting_for_them(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     release = threading.Event()
-    work_out = daily.expert_points
+    work_out = daily_game.expert_points
 
     def slow(*args: Any, **kwargs: Any) -> list[int]:
         assert release.wait(60), "the test never let the expert play"
         return work_out(*args, **kwargs)
 
-    monkeypatch.setattr(daily, "expert_points", slow)
+    monkeypatch.setattr(daily_game, "expert_points", slow)
     ann = visitor(app)
     done = play_day(ann)  # the expert is still at work all along
     deals = board(ann)["deals"]
@@ -660,7 +660,7 @@ def test_the_expert_s_points_are_ready_without_a_request_waiting_for_them(
     [thread] = app.state.daily.expert_threads.values()
     thread.join(120)
     deals = board(ann)["deals"]
-    seed = daily.day_seed(SECRET.encode(), NOON.date())
+    seed = daily_game.day_seed(SECRET.encode(), NOON.date())
     svc = app.state.daily
     expected = work_out(seed, "standard", svc.bot_seed(NOON.date()))
     assert [d["expert"] for d in deals] == expected

@@ -17,10 +17,10 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import inspect, text
 
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.cli import main as cli_main
 from sheepshead.server.daily_play import DAY_OVER
-from sheepshead.store.daily import DailyStore
+from sheepshead.store.daily_store import DailyStore
 from test_daily_api import (  # noqa: F401  (fixtures, used by name)
     DAY_SEED,
     NOON,
@@ -131,7 +131,10 @@ def test_the_evidence_is_kept_thirty_days_then_deleted(
 
 
 def _secrets() -> list[str]:
-    return [DAY_SEED.hex(), *(daily.deal_seed(DAY_SEED, k).hex() for k in range(daily.DEALS))]
+    return [
+        DAY_SEED.hex(),
+        *(daily_game.deal_seed(DAY_SEED, k).hex() for k in range(daily_game.DEALS)),
+    ]
 
 
 def _act(client: TestClient, state: Json) -> Any:
@@ -148,12 +151,12 @@ def test_a_clock_stepped_back_after_the_day_ended_cannot_reopen_it(
     ann = visitor(app)
     state = step(ann, start(ann), first)
     # Past midnight in Chicago: the day ends, and its seed is published (and stored).
-    clock.now = daily.day_end(NOON.date()) + timedelta(minutes=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(minutes=1)
     [day] = [d for d in ok(ann.get("/api/v1/daily/days"))["days"] if d["date"] == DAY]
     assert day["seed"] == DAY_SEED.hex()
     # The machine's clock is stepped back an hour: the day stays over.
     clock.now -= timedelta(hours=1)
-    assert not daily.is_over(NOON.date(), clock.now)
+    assert not daily_game.is_over(NOON.date(), clock.now)
     with caplog.at_level(logging.ERROR, logger="sheepshead.server.day_end"):
         late = _act(ann, state)
     assert late.status_code == 409
@@ -179,9 +182,9 @@ def test_a_clock_ahead_of_the_database_neither_ends_the_day_nor_publishes_its_se
 ) -> None:
     # The database's clock is the machine's real one: this server's is put a day ahead.
     real = datetime.now(UTC)
-    if daily.day_end(daily.day_of(real)) - real < timedelta(minutes=1):
+    if daily_game.day_end(daily_game.day_of(real)) - real < timedelta(minutes=1):
         pytest.skip("too close to midnight in Chicago for a day-long test")
-    today = daily.day_of(real).isoformat()
+    today = daily_game.day_of(real).isoformat()
     clock.now = real
     ann = visitor(app)
     state = step(ann, start(ann), first)
@@ -194,7 +197,7 @@ def test_a_clock_ahead_of_the_database_neither_ends_the_day_nor_publishes_its_se
         assert ok(ann.get("/api/v1/daily/today"))["date"] == today
         moved = _act(ann, state)
     assert moved.status_code == 200, moved.text
-    stored = DailyStore(app.state.engine).day(daily.day_of(real))
+    stored = DailyStore(app.state.engine).day(daily_game.day_of(real))
     assert stored is not None
     assert stored.ended_at is None
     assert any("ahead of the database" in r.getMessage() for r in caplog.records)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 
-from sheepshead import daily
-from sheepshead.store.daily import DailyStore
+from sheepshead import daily_game
+from sheepshead.store.daily_store import DailyStore
 from test_daily_api import (
     DAY_SEED,
     NOON,
@@ -83,10 +83,10 @@ def test_a_finished_deal_of_today_shows_only_what_seat_0_saw_until_the_day_ends(
         checked_picker.add(state["summary"]["result"]["picker"] == 0)
     assert checked_picker == {True, False}
     # The day ends: every hand is shown, and the record can be had.
-    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(seconds=1)
     revealed = ok(client.get(url))
     assert revealed["summary"]["sealed"] is False
-    dealt = daily.deal(DAY_SEED, 4).dealt
+    dealt = daily_game.deal(DAY_SEED, 4).dealt
     assert revealed["summary"]["hands"] == [[c.text for c in hand] for hand in dealt]
     assert attempt is not None
     assert revealed["view"]["moves"] == list(attempt.moves[4])
@@ -114,7 +114,7 @@ def test_a_replay_of_today_is_refused_and_the_archive_replays_a_past_day(
     tomorrow = (NOON.date() + timedelta(days=1)).isoformat()
     assert ann.post(f"/api/v1/daily/days/{tomorrow}/replays").status_code == 404
 
-    clock.now = daily.day_end(NOON.date()) + timedelta(minutes=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(minutes=1)
     before = board(ann, date=DAY)
     past = ok(ann.get(f"/api/v1/daily/days/{DAY}"))
     assert past["seed"] == DAY_SEED.hex()

@@ -417,17 +417,17 @@ def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_js
     seed's SHA-256, to compare with the commitment published at the day's start."""
     from datetime import date
 
-    from sheepshead import daily
+    from sheepshead import daily_game
 
     try:
         day = date.fromisoformat(day_text)
-        seed = daily.parse_seed(seed_text)
+        seed = daily_game.parse_seed(seed_text)
     except ValueError as exc:
         _out(f"usage: sheepshead verify YYYY-MM-DD SEED ({exc})")
         return 2
-    digest = daily.commitment(seed)
+    digest = daily_game.commitment(seed)
     matches = None if published is None else published.strip().lower() == digest
-    deals = daily.reveal(seed)
+    deals = daily_game.reveal(seed)
     if as_json:
         out: dict[str, Any] = {"date": day.isoformat(), "seed_sha256": digest}
         out["deals"] = [d.to_json() for d in deals]
@@ -455,10 +455,10 @@ def _admin_engine(args: argparse.Namespace) -> Engine:
 
 
 def _admin_day(text: str | None) -> date:
-    from sheepshead import daily
+    from sheepshead import daily_game
 
     if text is None:
-        return daily.day_of(datetime.now(UTC))
+        return daily_game.day_of(datetime.now(UTC))
     try:
         return date.fromisoformat(text)
     except ValueError:
@@ -479,11 +479,11 @@ def cmd_admin_hide_name(args: argparse.Namespace) -> int:
     # The moderator types what they see: any case, any look-alike of the name.
     key = fold_key(text)
     looks = {look_key(text), look_key(key)}
-    from sheepshead.store.daily import DailyStore
+    from sheepshead.store.identity import IdentityStore
 
     engine = _admin_engine(args)
     try:
-        hidden = DailyStore(engine).hide_name(key, sorted(looks), hidden=not args.undo)
+        hidden = IdentityStore(engine).hide_name(key, sorted(looks), hidden=not args.undo)
     finally:
         engine.dispose()
     done = "shown again" if args.undo else "hidden"

@@ -27,7 +27,7 @@ import pytest
 from fastapi import FastAPI
 
 from api.helpers import Json, TestClient, make_client
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.actions import Call, Pass, Pick
 from sheepshead.cards import DECK, Card
 from sheepshead.game import Game
@@ -36,7 +36,7 @@ from sheepshead.rules import PRESETS, Rules
 from sheepshead.server import Settings, create_app
 from sheepshead.server.identity import COOKIE
 from sheepshead.store import StoredHand
-from sheepshead.store.daily import DailyStore
+from sheepshead.store.daily_store import DailyStore
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:[789TJQKA]|10)[CSHD](?![0-9A-Za-z])")
 RULES: list[dict[str, Any]] = [
@@ -244,7 +244,7 @@ def test_a_bots_unknown_card_stays_face_down_until_the_hand_is_over(
     app: FastAPI, client: TestClient
 ) -> None:
     store = app.state.store
-    player = store.new_player()  # an identity with no game yet
+    player = app.state.identities.new_player()  # an identity with no game yet
     client.cookies.set(COOKIE, player)
     seed, moves = _bot_calls_an_unknown_card()
     game_id = store.create_game(
@@ -313,8 +313,8 @@ def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: 
     app.state.daily_clock = lambda: DAILY_NOON
     try:
         client = make_client(app)
-        day_seed = daily.day_seed(DAILY_SECRET.encode(), DAILY_NOON.date())
-        secrets = [day_seed.hex()] + [daily.deal_seed(day_seed, k).hex() for k in range(5)]
+        day_seed = daily_game.day_seed(DAILY_SECRET.encode(), DAILY_NOON.date())
+        secrets = [day_seed.hex()] + [daily_game.deal_seed(day_seed, k).hex() for k in range(5)]
         rng = random.Random("daily leaks")
         base = "/api/v1/daily/attempts"
         response = client.post(base)
@@ -322,12 +322,12 @@ def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: 
         reads = [base + "/{id}", base + "/current"]
         store = DailyStore(app.state.engine)
         hidden_bury = 0
-        for k in range(daily.DEALS):
+        for k in range(daily_game.DEALS):
             start = (moves_of(state), response.text)
             state, bodies = play_and_record(client, rng, state, base, reads)
             attempt = store.attempt(state["id"], client.cookies[COOKIE])
             assert attempt is not None
-            dealt = daily.deal(day_seed, k)
+            dealt = daily_game.deal(day_seed, k)
             truth = {
                 "format": "sheepshead-hand/1",
                 "dealer": dealt.dealer,
@@ -343,7 +343,7 @@ def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: 
             finished.append(client.get(f"{url}/deals/{k + 1}/record").text)
             check_sealed(finished, game, secrets)
             hidden_bury += game.picker not in (None, 0)
-            if k + 1 < daily.DEALS:
+            if k + 1 < daily_game.DEALS:
                 response = client.post(f"{url}/next-deal", json={"version": state["version"]})
                 assert response.status_code == 200, response.text
                 state = response.json()["state"]

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from browser.conftest import Visitor
 from browser.table import wait_idle
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.server import Settings, create_app
 
 pytestmark = pytest.mark.browser
@@ -89,7 +89,7 @@ def test_a_past_day_is_replayed_and_compared_with_its_board(
     api = desktop.context.request
     CLOCK.now = NOON
     assert api.get("/api/v1/daily/today").ok  # the day begins (its commitment is made)
-    CLOCK.now = daily.day_end(NOON.date()) + timedelta(hours=1)
+    CLOCK.now = daily_game.day_end(NOON.date()) + timedelta(hours=1)
     seed = api.get(f"/api/v1/daily/days/{DAY}").json()["seed"]
     page = desktop.new_page()
     page.goto(f"/daily/{DAY}")

@@ -14,7 +14,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from sheepshead.server import (
     api,
-    daily,
+    daily_web,
     errors,
     guide,
     i18n,
@@ -29,6 +29,7 @@ from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
 from sheepshead.server.tables import Tables
 from sheepshead.store import Store, migrate, open_engine
+from sheepshead.store.identity import IdentityStore
 
 
 def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.store = store
+    app.state.identities = IdentityStore(engine)
     app.state.tables = Tables(store)
     app.state.templates = _templates(settings, static)
     errors.install(app)
@@ -92,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(refused.Refused, refused.handler)
     app.include_router(api.router)
     app.include_router(pages.router)
-    app.include_router(daily.router)
+    app.include_router(daily_web.router)
     app.include_router(guide.router)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)

@@ -1,5 +1,5 @@
-"""The daily game's attempts: ``/api/v1/daily/attempts/...`` (``daily.py`` has the
-board, names and pages, and includes this router).
+"""The daily game's attempts: ``/api/v1/daily/attempts/...`` (``daily_web.py`` has the
+board and pages, and includes this router; ``players.py`` the names and codes).
 
 An attempt is a ``Table`` whose hands are the day's five deals: each request
 replays it from the moves stored, applies the player's action and the computer
@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import DBAPIError
 
-from sheepshead import bots, daily
+from sheepshead import bots, daily_game
 from sheepshead.names import player_label
 from sheepshead.refusals import IllegalAction
 from sheepshead.server import refused
@@ -35,8 +35,9 @@ from sheepshead.server.schemas import Conflict, Error
 from sheepshead.server.secret import server_secret
 from sheepshead.server.security import client_network
 from sheepshead.server.settings import Settings
-from sheepshead.store.daily import Attempt, DailyStore, Day
+from sheepshead.store.daily_store import Attempt, DailyStore, Day
 from sheepshead.store.day_end import DayEndStore
+from sheepshead.store.identity import IdentityStore
 from sheepshead.store.moderation import ADDRESS_DAYS, ModerationStore, record_play
 from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
 
@@ -102,6 +103,7 @@ class Daily:
         state = request.app.state
         settings: Settings = state.settings
         self.store = DailyStore(state.engine)
+        self.identities: IdentityStore = state.identities
         self.secret = server_secret(settings)
         self.level = settings.daily_level
         self.bot_version = bot_version(self.level)
@@ -125,7 +127,7 @@ class Daily:
         return name if name is not None else player_label(self.secret, player_id)
 
     def seed(self, day: date) -> bytes:
-        return daily.day_seed(self.secret, day)
+        return daily_game.day_seed(self.secret, day)
 
     def bot_seed(self, day: date) -> int:
         # Fixed per day, so every player meets the same answers; reveals nothing.
@@ -148,7 +150,7 @@ class Daily:
             # Once a day per process: the networks' hashes are kept ADDRESS_DAYS days.
             ModerationStore(self.store.engine).forget_addresses(horizon)
             self._forgotten_before = horizon
-        return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
+        return self.store.ensure_day(day, daily_game.commitment(self.seed(day)), self.bot_version)
 
     def refresh_later(self, day: date) -> None:
         """Refresh the day's board in a thread of its own, unless this process is
@@ -184,7 +186,7 @@ class Daily:
 
             def run() -> None:
                 try:
-                    points = daily.expert_points(
+                    points = daily_game.expert_points(
                         self.seed(row.day), level, self.bot_seed(row.day), version
                     )
                     self.store.set_expert_points(row.day, points)
@@ -234,11 +236,11 @@ class Daily:
         seed = self.seed(attempt.day)
         level, version = self.players(attempt.day)
         return Table.restore(
-            daily.RULES,
+            daily_game.RULES,
             level,
             self.bot_seed(attempt.day),
-            daily.FIRST_DEALER,
-            [(daily.deal_seed(seed, k), moves) for k, moves in enumerate(attempt.moves)],
+            daily_game.FIRST_DEALER,
+            [(daily_game.deal_seed(seed, k), moves) for k, moves in enumerate(attempt.moves)],
             bot_version=version,
         )
 
@@ -293,7 +295,7 @@ class CodeIn(_In):
 
 
 def _state(svc: Daily, attempt: Attempt, table: Table, at: datetime) -> dict[str, Any]:
-    over = daily.is_over(attempt.day, at)
+    over = daily_game.is_over(attempt.day, at)
     # Until the day is over its deals stay sealed, even once played: a finished deal
     # shows what seat 0 saw, nothing a scout could pass on to another identity.
     state = table.state(sealed=not over)
@@ -301,22 +303,22 @@ def _state(svc: Daily, attempt: Attempt, table: Table, at: datetime) -> dict[str
         state["summary"]["sealed"] = not over
     # The table shows a hand's seed once it is over; a daily deal's seed stays secret
     # until the day ends (it would let a finished player pass the deals on as data).
-    seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number - 1)
+    seed = daily_game.deal_seed(svc.seed(attempt.day), table.hand_number - 1)
     state["seed"] = seed.hex() if over and table.hand_over else None
     if not over:
         for line in state["score_sheet"]:
             line["seed"] = None
     state["id"] = attempt.id
-    finished = table.hand_over and table.hand_number == daily.DEALS
+    finished = table.hand_over and table.hand_number == daily_game.DEALS
     state["daily"] = {
         "date": attempt.day.isoformat(),
         "deal": table.hand_number,
-        "deals": daily.DEALS,
+        "deals": daily_game.DEALS,
         "ranked": attempt.ranked,
         "finished": finished,
         "void": attempt.ranked and over and not finished,
-        "commitment": daily.commitment(svc.seed(attempt.day)),
-        "next_day_starts": daily.day_end(attempt.day).isoformat(),
+        "commitment": daily_game.commitment(svc.seed(attempt.day)),
+        "next_day_starts": daily_game.day_end(attempt.day).isoformat(),
     }
     return state
 
@@ -358,7 +360,7 @@ def _points(table: Table) -> list[int]:
     for game in table.match.hands:
         result = game.result()
         assert result is not None
-        out.append(result.scores[daily.PLAYER_SEAT])
+        out.append(result.scores[daily_game.PLAYER_SEAT])
     return out
 
 
@@ -376,7 +378,7 @@ def start_attempt(
     Today's deals are played once, ranked: once that attempt is finished, 409 (a
     replay of them opens when the day is over, at ``POST /days/{date}/replays``).
     """
-    day = daily.day_of(at)
+    day = daily_game.day_of(at)
     row = svc.day_row(day)
     svc.playable(row)
     # Ready long before the first player finishes and looks at the board.
@@ -404,11 +406,11 @@ def _begin(
     seed = svc.seed(day)
     level, version = day_players(row)
     turn = Table.start(
-        daily.RULES,
+        daily_game.RULES,
         level,
         svc.bot_seed(day),
-        daily.deal_seed(seed, 0),
-        daily.FIRST_DEALER,
+        daily_game.deal_seed(seed, 0),
+        daily_game.FIRST_DEALER,
         bot_version=version,
     )
     address = svc.address(request, day) if number == 1 else None
@@ -426,7 +428,7 @@ def _begin(
 @router.get(f"{API}/attempts/current", responses=_404)
 def current_attempt(player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
     """Today's attempt in progress, else today's latest attempt; 404 if none."""
-    attempts = svc.store.attempts(player, daily.day_of(at))
+    attempts = svc.store.attempts(player, daily_game.day_of(at))
     if not attempts:
         raise HTTPException(404, "you have not started today's game")
     unfinished = [a for a in attempts if not a.finished]
@@ -447,7 +449,7 @@ def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> tuple[str, str] |
     """Why the attempt takes no more moves, and its code; None while it is open."""
     if attempt.finished:
         return "this attempt is finished", "attempt-finished"
-    over = daily.is_over(attempt.day, at)
+    over = daily_game.is_over(attempt.day, at)
     if attempt.ranked and over:
         return DAY_OVER, "day-over"
     if not attempt.ranked and not over:
@@ -482,7 +484,7 @@ def _open(
 
 def _save(svc: Daily, attempt: Attempt, turn: Turn, played_from: str | None = None) -> bool:
     table = turn.table
-    finished = table.hand_over and table.hand_number == daily.DEALS
+    finished = table.hand_over and table.hand_number == daily_game.DEALS
     points = _points(table) if finished and attempt.ranked else None
     evidence = None
     if played_from is not None and attempt.ranked:
@@ -568,9 +570,9 @@ def next_deal(
     if isinstance(opened, JSONResponse):
         return opened
     attempt, table = opened
-    if table.hand_number >= daily.DEALS:
+    if table.hand_number >= daily_game.DEALS:
         return _conflict(svc, attempt, "that was the day's last deal", at, "last-deal")
-    seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
+    seed = daily_game.deal_seed(svc.seed(attempt.day), table.hand_number)
     try:
         with bots_thinking(table.level):
             turn = table.next_hand(seed, body.version)
@@ -595,7 +597,7 @@ def deal_record(
     import json
 
     attempt = _load(svc, attempt_id, player)
-    if not daily.is_over(attempt.day, at):
+    if not daily_game.is_over(attempt.day, at):
         raise HTTPException(409, RECORD_LATER)
     record = svc.table(attempt).hand_record(number)
     if record is None:

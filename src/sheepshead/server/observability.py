@@ -50,11 +50,11 @@ from sqlalchemy import exc as sa_exc
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.server.errors import refusal
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.secret import server_secret
-from sheepshead.store.daily import DailyStore, attempts_in_progress
+from sheepshead.store.daily_store import DailyStore, attempts_in_progress
 from sheepshead.store.games import games_in_progress
 from sheepshead.store.migrate import alembic_config
 
@@ -378,13 +378,13 @@ def readyz(request: Request) -> JSONResponse:
 
 
 def _daily_secret_check(request: Request) -> str:
-    today = daily.day_of(datetime.now(UTC))
+    today = daily_game.day_of(datetime.now(UTC))
     try:
         row = DailyStore(request.app.state.engine).day(today)
     except sa_exc.SQLAlchemyError as exc:
         return f"cannot read today's day ({type(exc).__name__})"
-    seed = daily.day_seed(server_secret(request.app.state.settings), today)
-    if row is not None and row.commitment != daily.commitment(seed):
+    seed = daily_game.day_seed(server_secret(request.app.state.settings), today)
+    if row is not None and row.commitment != daily_game.commitment(seed):
         # Another machine made today's commitment with another secret: this one would
         # deal other cards than the ones the day is committed to.
         return "this server's SHEEPSHEAD_DAILY_SECRET is not the one today was committed with"

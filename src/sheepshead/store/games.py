@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, exists, func, insert, select, update
 
-from sheepshead.store.models import GameRow, HandRow, Player
+from sheepshead.store.models import GameRow, HandRow
 
 
 def new_id() -> str:
@@ -51,19 +51,6 @@ class StoredGame:
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-
-    # Players --------------------------------------------------------------
-
-    def new_player(self) -> str:
-        player_id = new_id()
-        with self.engine.begin() as conn:
-            conn.execute(insert(Player).values(id=player_id, created_at=_now()))
-        return player_id
-
-    def has_player(self, player_id: str) -> bool:
-        with self.engine.connect() as conn:
-            found = conn.execute(select(Player.id).where(Player.id == player_id)).first()
-        return found is not None
 
     # Games ----------------------------------------------------------------
 
