@@ -24,7 +24,7 @@ from sheepshead.actions import Move, Play
 from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, Rules
-from sheepshead.server import Settings, create_app, daily_play, i18n, refused
+from sheepshead.server import Settings, create_app, daily_service, i18n, refused
 from sheepshead.server.security import RateLimited
 from sheepshead.server.settings import Rate
 from sheepshead.table import Table, TableConflict
@@ -128,7 +128,7 @@ def limited(seconds: int) -> dict[str, Any]:
 def day_players_gone() -> str:
     row = SimpleNamespace(bot_version="standard/0")
     with pytest.raises(HTTPException) as caught:
-        daily_play.Daily.playable(cast(Any, None), cast(Any, row))
+        daily_service.Daily.playable(cast(Any, None), cast(Any, row))
     assert caught.value.status_code == 503
     return str(caught.value.detail)
 

@@ -43,9 +43,9 @@ from sheepshead.rules import (
     LeasterBlind,
     NobodyPicks,
     PartnerRule,
-    Result,
     Rules,
 )
+from sheepshead.scoring import hand_result, leaster_blind_seat
 from sheepshead.view import SeatView, seat_view
 
 _TEXT = attrgetter("text")
@@ -561,67 +561,12 @@ class Game:
     # Scoring ------------------------------------------------------------
 
     def result(self) -> HandResult | None:
-        """The hand's score once it is done, else None."""
-        if self.phase is not Phase.DONE:
-            return None
-        n = self.players
-        if self.picker is None and not self.tricks:
-            return HandResult(None, (), False, False, (), None, Result.DOUBLER, (0,) * n, 1)
-        if self.picker is None:
-            return self._leaster_result()
-        picker = self.picker
-        side = 1 << picker
-        for partner in self.partners:
-            side |= 1 << partner
-        won = [t for t in self.tricks if side >> t.winner & 1]
-        points = sum(t.points for t in won) + sum(c.points for c in self.bury)
-        result, scores, multiplier = kernel.picker_score(
-            n,
-            picker,
-            side,
-            points,
-            len(won),
-            self.rules.tricks,
-            kernel.hand_multiplier(self.multiplier, len(self.cracks)),
-            kernel.bumps(self.rules, picker == self.dealer),
-        )
-        return HandResult(
-            picker,
-            tuple(sorted(self.partners)),
-            not self.partners,
-            False,
-            self.tricks,
-            (points, 120 - points),
-            result,
-            scores,
-            multiplier,
-        )
+        """The hand's score once it is done, else None (``scoring.hand_result``)."""
+        return hand_result(self)
 
     def leaster_blind_seat(self) -> int | None:
         """Who takes the blind in a finished leaster, by the table's rule."""
-        rule = self.rules.leaster_blind
-        if rule is LeasterBlind.ASIDE:
-            return None
-        if rule is LeasterBlind.NAMED_TRICK:
-            assert self.named_trick is not None
-            return self.tricks[self.named_trick - 1].winner
-        return self.tricks[-1].winner
-
-    def _leaster_result(self) -> HandResult:
-        n = self.players
-        points = [0] * n
-        taken = [0] * n
-        for trick in self.tricks:
-            points[trick.winner] += trick.points
-            taken[trick.winner] += 1
-        blind_seat = self.leaster_blind_seat()
-        if blind_seat is not None:
-            points[blind_seat] += sum(c.points for c in self.blind)
-        m = self.multiplier
-        scores = kernel.leaster_scores(points, taken, self.rules.leaster_needs_trick, m)
-        return HandResult(
-            None, (), False, True, self.tricks, tuple(points), Result.LEASTER, scores, m
-        )
+        return leaster_blind_seat(self)
 
     # Views --------------------------------------------------------------
 

@@ -20,16 +20,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 
 from sheepshead import daily_game
-from sheepshead.server.daily_play import (
-    API,
-    Daily,
-    DailyDep,
-    NowDep,
-    _answers,
-    _begin,
-    _points,
-    _resume,
-)
+from sheepshead.server.daily_play import API, _answers, _begin, _points, _resume
+from sheepshead.server.daily_service import Daily, DailyDep, NowDep
 from sheepshead.server.identity import KnownPlayerDep, PlayerDep
 from sheepshead.store.daily_store import Attempt, Day
 

@@ -20,15 +20,9 @@ from fastapi.templating import Jinja2Templates
 
 from sheepshead import daily_game
 from sheepshead.server.daily_archive import router as archive_router
-from sheepshead.server.daily_play import (
-    API,
-    BOARD_SIZE,
-    Daily,
-    DailyDep,
-    NowDep,
-    _refresh,
-)
+from sheepshead.server.daily_play import API, BOARD_SIZE, _refresh
 from sheepshead.server.daily_play import router as attempts_router
+from sheepshead.server.daily_service import Daily, DailyDep, NowDep
 from sheepshead.server.identity import KnownPlayerDep
 from sheepshead.server.pages import fingerprint_matches
 from sheepshead.server.players import router as players_router

@@ -15,7 +15,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from sheepshead.names import CodeRefused, NameRefused, check_name, code_from_bytes, normalize_code
-from sheepshead.server.daily_play import API, CodeIn, Daily, DailyDep, NameIn, _answers
+from sheepshead.server.daily_play import API, CodeIn, NameIn, _answers
+from sheepshead.server.daily_service import Daily, DailyDep
 from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
 from sheepshead.server.refused import Refused
 from sheepshead.store.identity import NameTaken
