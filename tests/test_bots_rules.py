@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import game_of, run
+from hands import game_of, run
 from sheepshead.actions import Alone, Bury, Call, Crack, Name, NoCrack, Pass, Pick, Play
 from sheepshead.bots import LEVELS, decide, make_bot, seed_rng
 from sheepshead.bots.knowledge import beats, read_view

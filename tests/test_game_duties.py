@@ -7,7 +7,7 @@ exact reason it gives for what it refuses.
 
 from __future__ import annotations
 
-from conftest import game_of, plays, reason, run
+from hands import game_of, plays, reason, run
 from sheepshead.game import Game
 
 # Dealer 1: seat 2 speaks first and leads the first trick. Seat 3 picks and buries its

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import game_of, legal, run
+from hands import game_of, legal, run
 from sheepshead.game import Game
 from sheepshead.record import FORMAT, RecordError, check, dumps, loads, replay, to_record
 from sheepshead.rules import PRESETS, Rules

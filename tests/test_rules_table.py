@@ -1,7 +1,7 @@
 """One test (or table row) per rule of rules.md, before play: seats, picking, deal table,
 bury, each kind of call, the jack-of-diamonds partner, cracking, and nobody picking.
 
-Deals are written in card text (see conftest.py). Refusals are checked with the exact
+Deals are written in card text (see hands.py). Refusals are checked with the exact
 reason a person is shown.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import game_of, legal, reason, run
+from hands import game_of, legal, reason, run
 from sheepshead.cards import card_points
 from sheepshead.game import Game
 from sheepshead.hand import Phase

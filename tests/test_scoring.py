@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import game_of, run
+from hands import game_of, run
 from sheepshead.game import Game
 from sheepshead.record import loads, replay
 from sheepshead.rules import Result, Rules, picker_result, picker_scores

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from browser.conftest import DESKTOP, GUIDE_PAGES, PHONE
+from browser.helpers import DESKTOP, GUIDE_PAGES, PHONE
 from browser.table import (
     HAND_LIMIT,
     choose_bury,

@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import expect
 
-from browser.conftest import Visitor
+from browser.helpers import Visitor
 from browser.table import wait_idle
 from sheepshead import daily_game
 from sheepshead.server import Settings, create_app

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Request, expect
 from sqlalchemy import func, select
 
-from browser.conftest import SERVED, Visitor
+from browser.helpers import SERVED, Visitor
 from browser.table import deal_first, phase, visible_cards, wait_idle
 from sheepshead.store.models import Player
 from test_i18n import SITE_PAGES

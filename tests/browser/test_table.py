@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from browser.conftest import DESKTOP, Visitor
+from browser.helpers import DESKTOP, Visitor
 from browser.table import (
     Covered,
     deal_first,

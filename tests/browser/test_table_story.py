@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser import positions
-from browser.conftest import DESKTOP, PHONE, Visitor, visitor_for
+from browser.helpers import DESKTOP, PHONE, Visitor, visitor_for
 from browser.table import (
     Covered,
     click_decision,

@@ -24,7 +24,7 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from browser.helpers import CHROMIUM, CHROMIUM_ARGS
 from sheepshead.server import Settings, create_app
 
 pytestmark = pytest.mark.browser

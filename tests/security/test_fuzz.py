@@ -23,7 +23,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from security.conftest import SECRET, UNLIMITED
+from security.helpers import SECRET, UNLIMITED
 from sheepshead.server import Settings, create_app
 from sheepshead.store import migrate
 

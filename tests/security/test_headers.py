@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from api.helpers import TestClient, make_client, new_game
-from security.conftest import MakeApp, fixed_clock
+from security.helpers import MakeApp, fixed_clock
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.settings import Rate
 

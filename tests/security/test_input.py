@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from api.helpers import Json, TestClient, make_client, new_game
-from security.conftest import MakeApp
+from security.helpers import MakeApp
 from security.routes import operations, send
 
 IDS = {"game_id": "0" * 32, "attempt_id": "0" * 32, "number": 1}

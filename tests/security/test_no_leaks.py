@@ -32,7 +32,7 @@ from api.test_leaks import (
     play_and_record,
     visible_to_seat_0,
 )
-from security.conftest import SECRET, UNLIMITED, MakeApp
+from security.helpers import SECRET, UNLIMITED, MakeApp
 from sheepshead import daily_game
 from sheepshead.game import Game
 from sheepshead.record import replay

@@ -15,7 +15,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import OperationalError
 
 from api.helpers import TestClient, identify, make_client, new_game
-from security.conftest import Clock, MakeApp, fixed_clock
+from security.helpers import Clock, MakeApp, fixed_clock
 from sheepshead.server.settings import Rate, Settings
 from sheepshead.store import open_engine
 from sheepshead.store.migrate import migrate

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from starlette.routing import Mount
 
 from api.helpers import TestClient, identify, make_client, new_game, play_hand
-from security.conftest import UNLIMITED, MakeApp
+from security.helpers import UNLIMITED, MakeApp
 from sheepshead.server import guide
 from sheepshead.store.models import Player
 from test_i18n import SAME_IN, english_msgids, visible
