@@ -26,18 +26,8 @@ from sheepshead.store.models import HandRow
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from faults import (
-    DATABASE_DOWN,
-    FaultPlayer,
-    ServerProcess,
-    TcpProxy,
-    check_stored,
-    cut_round,
-    get,
-    kill_round,
-    migrate_database,
-    race,
-)
+from faults import DATABASE_DOWN, FaultPlayer, check_stored, cut_round, kill_round, race
+from servers import ServerProcess, TcpProxy, get, migrate_database
 
 SECRET = "faults test secret"
 METRICS_TOKEN = "faults-metrics-token"
