@@ -1,8 +1,8 @@
-# ruff: noqa: F811  (test_daily_api's fixtures are imported, then named as arguments)
+# ruff: noqa: F811  (daily_helpers' fixtures are imported, then named as arguments)
 """The daily game's moderation evidence and the end of a day, played as an attacker and
 as a machine with a wrong clock would (issue 13), on SQLite and on PostgreSQL.
 
-The fixtures and helpers are ``test_daily_api.py``'s: a fresh app per test, whose
+The fixtures and helpers are ``daily_helpers.py``'s: a fresh app per test, whose
 ``daily_clock`` is this server's clock (the database keeps its own).
 """
 
@@ -17,11 +17,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import inspect, text
 
-from sheepshead import daily_game
-from sheepshead.cli import main as cli_main
-from sheepshead.server.daily_play import DAY_OVER
-from sheepshead.store.daily_store import DailyStore
-from test_daily_api import (  # noqa: F401  (fixtures, used by name)
+from daily_helpers import (  # noqa: F401  (fixtures, used by name)
     DAY_SEED,
     NOON,
     Clock,
@@ -41,6 +37,10 @@ from test_daily_api import (  # noqa: F401  (fixtures, used by name)
     step,
     visitor,
 )
+from sheepshead import daily_game
+from sheepshead.cli import main as cli_main
+from sheepshead.server.daily_play import DAY_OVER
+from sheepshead.store.daily_store import DailyStore
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

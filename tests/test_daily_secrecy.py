@@ -4,7 +4,7 @@ A scout needs no replay if one finished attempt shows the whole deal: until the 
 ends, a finished daily deal shows what seat 0 saw, its record waits, and today's
 deals are played once, ranked, never replayed. Once the day is over every hand is
 shown and the day's archive replays it, unranked, beside the day's board. The
-fixtures are ``test_daily_api``'s (a fresh app per test), on SQLite alone.
+fixtures are ``daily_helpers``'s (a fresh app per test), on SQLite alone.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 
-from sheepshead import daily_game
-from sheepshead.store.daily_store import DailyStore
-from test_daily_api import (
+from daily_helpers import (
     DAY_SEED,
     NOON,
     Clock,
@@ -32,6 +30,8 @@ from test_daily_api import (
     play_day,
     visitor,
 )
+from sheepshead import daily_game
+from sheepshead.store.daily_store import DailyStore
 
 DAY = NOON.date().isoformat()
 

@@ -11,13 +11,13 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-import test_daily_api as daily_api
+import daily_helpers as daily_api
+from daily_helpers import NOON, SECRET, Clock, board, ok, play_day, visitor
 from sheepshead.cli import main as cli_main
 from sheepshead.names import keys, player_label
 from sheepshead.server.identity import COOKIE
 from sheepshead.store.identity import DisplayName, IdentityStore
 from sheepshead.store.name_keys import rekey_names
-from test_daily_api import NOON, SECRET, Clock, board, ok, play_day, visitor
 
 # The daily game's fixtures: a fresh app per test, on SQLite and on PostgreSQL.
 postgres_url = daily_api.postgres_url
