@@ -22,8 +22,6 @@ from browser.table import (
     phase,
 )
 
-pytestmark = pytest.mark.browser
-
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 # WCAG 2.0 to 2.2, levels A and AA, and axe's best practices (Lighthouse runs some of
 # those: landmarks, heading order).
