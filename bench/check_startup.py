@@ -32,7 +32,8 @@ def main() -> None:
         start = time.perf_counter()
         done = subprocess.run(command, capture_output=True, check=False)
         times.append((time.perf_counter() - start) * 1000)
-        assert done.returncode == 0 and b'"complete": true' in done.stdout, done.stdout
+        assert done.returncode == 0, done.stdout
+        assert b'"complete": true' in done.stdout, done.stdout
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"sheepshead check, {args.runs} runs: median {statistics.median(times):.1f} ms, "

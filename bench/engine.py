@@ -28,7 +28,8 @@ def play_hands(count: int, rng: random.Random, rules: Rules) -> int:
             game = game.apply(legal[rng.randrange(len(legal))])
             moves += 1
         result = game.result()
-        assert result is not None and sum(result.scores) == 0
+        assert result is not None
+        assert sum(result.scores) == 0
     return moves
 
 

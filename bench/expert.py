@@ -38,7 +38,8 @@ from sheepshead.bots import seed_rng
 from sheepshead.bots.expert import BUDGET, WORLDS, ExpertBot
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, LeasterBlind, NobodyPicks, Rules, RulesError
 
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from sqlalchemy import create_engine, insert, text
 
 from sheepshead.store import migrate, open_engine
-from sheepshead.store.daily import DailyDay, DailyResult, DailyStore
+from sheepshead.store.daily_models import DailyDay, DailyResult
+from sheepshead.store.daily_store import DailyStore
 from sheepshead.store.models import Player
 
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -100,7 +101,8 @@ def run(url: str, n: int, queries: int, seed: int, http: bool = False) -> None:
 
     def own() -> None:
         line = store.line(DAY, rng.choice(ids))
-        assert line is not None and line.rank is not None
+        assert line is not None
+        assert line.rank is not None
         store.level_with(DAY, line.rank)
 
     report("own rank (line + level)", timed(own, queries))
@@ -143,7 +145,8 @@ def route_timings(url: str, ids: list[str], queries: int, rng: random.Random) ->
             t = time.perf_counter()
             reply = client.get("/api/v1/daily/board")
             out.append((time.perf_counter() - t) * 1000)
-            assert reply.status_code == 200 and reply.json()["me"]["rank"] is not None
+            assert reply.status_code == 200
+            assert reply.json()["me"]["rank"] is not None
         app.state.engine.dispose()
     logging.disable(logging.NOTSET)
     return out

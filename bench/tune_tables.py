@@ -35,7 +35,8 @@ from sheepshead.bots.arena import (
     summarize,
     tally_summary,
 )
-from sheepshead.bots.rulebot import STYLES, RuleBot, Style, hand_strength
+from sheepshead.bots.rulebot import STYLES, RuleBot, hand_strength
+from sheepshead.bots.style import Style
 from sheepshead.game import Game
 from sheepshead.rules import PRESETS, Rules
 

@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,11 +16,12 @@ from hypothesis import strategies as st
 
 from sheepshead.actions import PASS, PICK, Bury, Call, Play
 from sheepshead.cards import DECK, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, LeasterBlind, NobodyPicks, Rules, RulesError
 
 # Options that change play or scoring, tried on top of each preset.
-OPTIONS: dict[str, list[object]] = {
+OPTIONS: dict[str, list[Any]] = {
     "cracking": [False, True],
     "nobody_picks": list(NobodyPicks),
     "leaster_blind": list(LeasterBlind),

@@ -61,7 +61,8 @@ def test_a_bot_against_itself_has_exactly_no_edge() -> None:
     outcomes = run(Rules(), STANDARD, STANDARD, 12, "self")
     assert all(o.candidate == o.baseline for o in outcomes)
     report = summarize(outcomes, Rules(), "standard", "standard", "self", 200)
-    assert report["edge"]["mean"] == 0 and report["edge"]["ci95"] == [0, 0]
+    assert report["edge"]["mean"] == 0
+    assert report["edge"]["ci95"] == [0, 0]
 
 
 def test_the_same_deal_set_gives_the_same_report() -> None:
@@ -89,7 +90,8 @@ def test_time_comes_from_the_callers_clock() -> None:
 
     outcome = play_deal(Rules(), 0, "clock", STANDARD, BEGINNER, clock)
     ms = outcome.candidate_tally.ms
-    assert len(ms) == outcome.candidate_tally.decisions and ms == pytest.approx([2.0] * len(ms))
+    assert len(ms) == outcome.candidate_tally.decisions
+    assert ms == pytest.approx([2.0] * len(ms))
     assert not play_deal(Rules(), 0, "clock", STANDARD, BEGINNER).candidate_tally.ms
 
 
@@ -116,11 +118,14 @@ def test_roles_and_rates_are_reported() -> None:
     rules = Rules()
     tally = Tally()
     game = play_hand(rules, 0, deal_seed("roles", 0), [STANDARD] * 5, [tally] * 5)
-    assert sum(tally.roles.values()) == 5 and tally.hands == 5
+    assert sum(tally.roles.values()) == 5
+    assert tally.hands == 5
     if game.picker is None:
-        assert role_of(game, 0) == "leaster" and tally.leasters == 5
+        assert role_of(game, 0) == "leaster"
+        assert tally.leasters == 5
     else:
-        assert role_of(game, game.picker) == "picker" and tally.picks == 1
+        assert role_of(game, game.picker) == "picker"
+        assert tally.picks == 1
     report = summarize(run(rules, STANDARD, BEGINNER, 5, "roles"), rules, "s", "b", "roles", 50)
     assert set(report["by_role"]) <= {"picker", "partner", "defender", "leaster", "doubler"}
     counted = sum(r["candidate_hands"] for r in report["by_role"].values())
@@ -134,5 +139,6 @@ def test_bootstrap_interval() -> None:
     values = [float(i % 7) - 3.0 for i in range(200)]
     lo, hi = bootstrap_ci(values, 500)
     mean = sum(values) / len(values)
-    assert lo < mean < hi and hi - lo < 1.0
+    assert lo < mean < hi
+    assert hi - lo < 1.0
     assert bootstrap_ci(values, 500) == (lo, hi)  # a fixed seed: the same interval

@@ -13,23 +13,26 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 from sqlalchemy.engine import Engine
 
 from api.test_postgres import postgres_url  # noqa: F401  (the fixture)
-from sheepshead.daily import DEALS, Entry, rank_day
+from sheepshead.daily_game import DEALS, Entry, rank_day
 from sheepshead.store import migrate, open_engine
-from sheepshead.store.daily import DailyDay, DailyResult, DailyStore
+from sheepshead.store.daily_models import DailyDay, DailyResult
+from sheepshead.store.daily_store import DailyStore
 from sheepshead.store.models import Player
 from sheepshead.store.moderation import ModerationStore
 
 # Few values, so that players tie on a deal, on a day's score and on total game points.
 POINTS = st.sampled_from([-6, -2, -1, 1, 2, 4])
 RESULT = st.tuples(*([POINTS] * DEALS))
-# A field: each player's points, and whether a moderator voided the result.
-FIELD = st.lists(st.tuples(RESULT, st.booleans()), min_size=1, max_size=12)
+# A field: each player's points, and whether a moderator voided the result (one in
+# four: each void refreshes the board, the test's slowest step).
+VOIDED = st.integers(0, 3).map(lambda n: n == 0)
+FIELD = st.lists(st.tuples(RESULT, VOIDED), min_size=1, max_size=10)
 
 _DAYS = itertools.count()
 
@@ -79,7 +82,8 @@ def _board_matches_reference(engine: Engine, field: list[tuple[tuple[int, ...], 
         assert line.rank == standing.rank, line.player_id
         assert line.points == standing.points
     stored = store.day(day)
-    assert stored is not None and stored.field == len(kept)
+    assert stored is not None
+    assert stored.field == len(kept)
 
 
 @pytest.fixture(scope="module")
@@ -94,18 +98,40 @@ def sqlite_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
 @pytest.fixture(scope="module")
 def postgres_engine(postgres_url: str) -> Iterator[Engine]:  # noqa: F811
     engine = open_engine(postgres_url)
+    # A throwaway database: its commits need not wait for the disk (the answers do not
+    # change; only the time the test takes on a busy machine).
+    with engine.begin() as conn:
+        conn.execute(text(f'ALTER DATABASE "{engine.url.database}" SET synchronous_commit = off'))
+    engine.dispose()
     migrate(engine)
     yield engine
     engine.dispose()
 
 
-_EXAMPLES = settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+# Within the issue's budget of 100 examples and 20 s per database, on a machine busy
+# with other tests: a PostgreSQL refresh takes up to a quarter of a second there.
+#: Always tried: two players level on every deal (a shared rank), two with equal totals
+#: from different deals, and a voided result between them.
+TIES = [
+    ((4, -1, 2, -2, 1), False),
+    ((4, -1, 2, -2, 1), False),
+    ((-1, 4, 1, 2, -2), False),
+    ((4, 4, 4, 4, 4), True),
+    ((-6, -6, 2, 2, 1), False),
+]
 
 
-@_EXAMPLES
+def _examples(count: int) -> settings:
+    return settings(
+        max_examples=count,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
+
+
+@_examples(60)
 @given(field=FIELD)
+@example(field=TIES)
 def test_the_sqlite_board_is_rank_day(
     sqlite_engine: Engine, field: list[tuple[tuple[int, ...], bool]]
 ) -> None:
@@ -113,8 +139,9 @@ def test_the_sqlite_board_is_rank_day(
 
 
 @pytest.mark.postgres
-@_EXAMPLES
+@_examples(25)
 @given(field=FIELD)
+@example(field=TIES)
 def test_the_postgresql_board_is_rank_day(
     postgres_engine: Engine, field: list[tuple[tuple[int, ...], bool]]
 ) -> None:

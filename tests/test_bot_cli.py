@@ -35,7 +35,7 @@ BOT = [sys.executable, "-m", "sheepshead.cli", "bot"]
 def _positions(seed: bytes, count: int, rules: Rules | None = None) -> list[Game]:
     """The positions of one hand played by standard bots, every decision of it."""
     game = Game.deal(rules or Rules(), 0, seed)
-    out = []
+    out: list[Game] = []
     while not game.is_done and len(out) < count:
         out.append(game)
         game = game.apply(decide("standard", game.view(game.turn or 0)))
@@ -80,7 +80,8 @@ def test_answers_one_line_per_position_in_record_form() -> None:
     errors = answers[len(games) :]
     assert errors[0].startswith("error: not JSON")
     assert errors[1].startswith("error: empty line")
-    assert errors[2].startswith("error: ") and "rules" not in errors[2]
+    assert errors[2].startswith("error: ")
+    assert "rules" not in errors[2]
     assert errors[3] == "error: the hand is over: there is nothing to decide"
     assert errors[4].startswith(f"error: action {len(bad['actions']) - 1}: cannot read action")
     assert "reading one hand record per line" in proc.stderr  # logs go to standard error
@@ -96,7 +97,8 @@ def test_answers_are_flushed_at_once() -> None:
         text=True,
         env=_env(),
     )
-    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdin is not None
+    assert proc.stdout is not None
     try:
         for _ in range(3):  # each answer arrives while the input is still open
             proc.stdin.write(json.dumps(to_record(game)) + "\n")
@@ -120,7 +122,8 @@ def test_unknown_level_is_refused() -> None:
         timeout=60,
         check=False,
     )
-    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.returncode == 2
+    assert proc.stdout == ""
 
 
 def _hidden_walk(game: Game, seat: int, rng: Rng, steps: int) -> Game | None:
@@ -193,7 +196,8 @@ def test_arena_command_reports(flag: list[str], capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     if flag:
         report = json.loads(out)
-        assert report["deals"] == 3 and report["candidate"] == "standard"
+        assert report["deals"] == 3
+        assert report["candidate"] == "standard"
         assert len(report["edge"]["ci95"]) == 2
         assert report["candidate_stats"]["ms_p99"] is not None
     else:

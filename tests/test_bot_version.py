@@ -52,7 +52,8 @@ def fingerprint(level: str, version: str | None = None) -> str:
 
 def freeze_tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("freeze_bots", TOOLS / "freeze_bots.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     return tool

@@ -13,14 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import game_of, run
+from hands import game_of, run
 from sheepshead.actions import Alone, Bury, Call, Crack, Name, NoCrack, Pass, Pick, Play
 from sheepshead.bots import LEVELS, decide, make_bot, seed_rng
 from sheepshead.bots.knowledge import beats, read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot, hand_strength
 from sheepshead.cards import Card, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, LeasterBlind, Rules
 from sheepshead.view import SeatView
 
@@ -47,7 +48,7 @@ def test_below_is_in_range_and_roughly_uniform() -> None:
     counts = Counter(rng.below(6) for _ in range(6000))
     assert set(counts) == set(range(6))
     assert all(850 < c < 1150 for c in counts.values()), counts
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="positive bound"):
         rng.below(0)
 
 
@@ -55,7 +56,8 @@ def test_shuffle_choice_random_and_fork() -> None:
     rng = Rng.from_bytes(b"x")
     items = list(range(20))
     rng.shuffle(items)
-    assert sorted(items) == list(range(20)) and items != list(range(20))
+    assert sorted(items) == list(range(20))
+    assert items != list(range(20))
     assert 0.0 <= rng.random() < 1.0
     assert rng.choice("abc") in "abc"
     with pytest.raises(IndexError):
@@ -149,7 +151,8 @@ def test_bots_propose_only_legal_and_sensible_moves(
     levels = ("standard", "beginner") if mixed else ("standard",)
     game = _play_out(rules, seed, dealer % rules.players, levels)
     result = game.result()
-    assert result is not None and sum(result.scores) == 0
+    assert result is not None
+    assert sum(result.scores) == 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -185,9 +188,11 @@ def test_knowledge_counts_voids_trumps_and_sides() -> None:
     # Seat 2 took the trick with the called ace: everyone now knows the partner.
     assert game.turn == 2
     k = read_view(game.view(3))
-    assert k.called_led and k.called_holder == 2
+    assert k.called_led
+    assert k.called_holder == 2
     assert k.voids[4] == frozenset({parse_cards("AH")[0].fail_suit})
-    assert k.opponents == frozenset({1, 2}) and k.allies == frozenset({0, 4})
+    assert k.opponents == frozenset({1, 2})
+    assert k.allies == frozenset({0, 4})
     # Seat 3 holds JH KD 9D 8D of the 14 trumps; none has been played.
     assert len(k.trumps_unseen()) == 10
     assert k.points_won[2] == 11 + 10 + 11 + 0 + 0
@@ -195,7 +200,8 @@ def test_knowledge_counts_voids_trumps_and_sides() -> None:
     before = read_view(
         run(game_of(CALLED_DEAL, dealer=4), "0 pass, 1 pick, 1 bury KC TC, 1 call AH").view(3)
     )
-    assert before.opponents == frozenset({1}) and before.allies == frozenset()
+    assert before.opponents == frozenset({1})
+    assert before.allies == frozenset()
 
 
 def test_knowledge_sees_who_is_winning_and_whether_it_is_sure() -> None:
@@ -206,7 +212,8 @@ def test_knowledge_sees_who_is_winning_and_whether_it_is_sure() -> None:
         "2 play QD",
     )
     k = read_view(game.view(3))
-    assert k.winner == 2 and k.best == parse_cards("QD")[0]
+    assert k.winner == 2
+    assert k.best == parse_cards("QD")[0]
     # QC, QS and QH are out of seat 3's sight: the queen of diamonds may still lose.
     assert not k.winner_is_sure()
     assert k.later == (4, 0, 1)
@@ -240,7 +247,8 @@ def test_bury_takes_points_and_never_trump_unless_forced() -> None:
     assert action == Bury(parse_cards("AC TC"))  # 21 points the defenders cannot take
     forced = run(game_of("QC QS QH QD JC JS / * / * / * / * | JH 7S", dealer=4), "0 pick")
     action = decide("standard", forced.view(0))
-    assert isinstance(action, Bury) and parse_cards("7S")[0] in action.cards
+    assert isinstance(action, Bury)
+    assert parse_cards("7S")[0] in action.cards
     assert sum(c.is_trump for c in action.cards) == 1
 
 
@@ -271,7 +279,8 @@ def test_crack_only_with_a_strong_defence_and_never_as_partner() -> None:
     bury = decide("standard", game.view(0))
     game = run(game, f"0 {bury}")
     game = game.apply(decide("standard", game.view(0)))
-    assert game.phase is Phase.CRACKING and game.turn == 1
+    assert game.phase is Phase.CRACKING
+    assert game.turn == 1
     assert decide("standard", game.view(1)) == Crack()
     game = game.apply(Crack())
     assert decide("standard", game.view(2)) == NoCrack()
@@ -281,7 +290,8 @@ def test_dealer_names_a_trick_in_a_named_trick_leaster() -> None:
     rules = Rules(leaster_blind=LeasterBlind.NAMED_TRICK)
     game = run(game_of("* / * / * / * / * | *", rules, dealer=4), *[f"{s} pass" for s in range(5)])
     action = decide("standard", game.view(4))
-    assert isinstance(action, Name) and 1 <= action.trick <= rules.tricks
+    assert isinstance(action, Name)
+    assert 1 <= action.trick <= rules.tricks
 
 
 def test_standard_plays_are_deterministic_across_instances() -> None:

@@ -52,9 +52,11 @@ def test_check_reads_standard_input() -> None:
 
 def test_check_a_missing_file() -> None:
     done = run(["check", str(GOLDEN / "no-such-record.json")])
-    assert done.returncode == 1 and done.stderr == ""
+    assert done.returncode == 1
+    assert done.stderr == ""
     output = json.loads(done.stdout)
-    assert output["ok"] is False and output["action"] is None
+    assert output["ok"] is False
+    assert output["action"] is None
     assert output["error"].startswith("cannot read the record")
 
 
@@ -70,8 +72,10 @@ def test_check_bad_input_prints_one_error_object(
     stdin: str, code: int, output: dict[str, object]
 ) -> None:
     done = run(["check"], stdin=stdin)
-    assert done.returncode == code and done.stderr == ""
+    assert done.returncode == code
+    assert done.stderr == ""
     assert done.stdout.count("\n") == 1
     printed = json.loads(done.stdout)
-    assert set(printed) == {"ok", "action", "error"} and printed["error"]
+    assert set(printed) == {"ok", "action", "error"}
+    assert printed["error"]
     assert {k: printed[k] for k in output} == output

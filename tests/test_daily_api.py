@@ -1,203 +1,63 @@
+# ruff: noqa: F811  (the fixtures of daily_helpers are imported, then named as arguments)
 """The daily game through the API, on SQLite and on the machine's PostgreSQL.
 
-Each test gets a fresh app. On SQLite, a fresh database file; on PostgreSQL, one
-database for the run (created with a unique name, dropped at the end), emptied
-before each test. The clock is the app's ``daily_clock``, so a test can end the day.
-The computer players are the ``standard`` level here, for speed: the daily game's
-logic does not depend on the level.
+Each test gets a fresh app (the fixtures and helpers are ``daily_helpers.py``'s). On
+SQLite, a fresh database file; on PostgreSQL, one database for the run (created with a
+unique name, dropped at the end), emptied before each test. The clock is the app's
+``daily_clock``, so a test can end the day. The computer players are the ``standard``
+level here, for speed: the daily game's logic does not depend on the level.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
-import json
-import os
-import secrets
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
-from sheepshead import bots, daily, record
+from daily_helpers import (  # noqa: F401  (fixtures, used by name)
+    DAY_SEED,
+    NOON,
+    SECRET,
+    TOOLS,
+    Clock,
+    Json,
+    admin_flags,
+    app,
+    board,
+    clock,
+    database_url,
+    deal_records,
+    first,
+    flagged,
+    last,
+    make_app,
+    ok,
+    play_day,
+    postgres_url,
+    start,
+    step,
+    visitor,
+)
+from sheepshead import bots, daily_game, record
 from sheepshead.actions import parse_move
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.cli import main as cli_main
 from sheepshead.names import player_label
-from sheepshead.server import Settings, create_app, daily_play
-from sheepshead.store.daily import DailyStore
+from sheepshead.server import daily_play
+from sheepshead.store.daily_store import DailyStore
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-Json = dict[str, Any]
-SECRET = "daily test secret"
-#: Noon in Chicago on 2025-06-01 (CDT, UTC-5).
-NOON = datetime(2025, 6, 1, 17, 0, tzinfo=UTC)
-DAY_SEED = daily.day_seed(SECRET.encode(), NOON.date())
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
-PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def _postgres_up() -> bool:
-    try:
-        engine = create_engine(PG_ADMIN, connect_args={"connect_timeout": 2})
-        with engine.connect():
-            pass
-        engine.dispose()
-        return True
-    except Exception:
-        return False
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    if not _postgres_up():
-        if os.environ.get("CI"):
-            pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432")
-        pytest.skip("PostgreSQL is not reachable on 127.0.0.1:5432")
-    name = f"sheepshead_daily_{secrets.token_hex(6)}"
-    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'daily.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        tables = conn.execute(
-            text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
-        ).scalars()
-        names = [t for t in tables if t != "alembic_version"]
-        if names:
-            conn.execute(text(f"TRUNCATE {', '.join(names)} CASCADE"))
-    engine.dispose()
-    return url
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOON
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def make_app(database_url: str, tmp_path: Path, clock: Clock) -> Iterator[Callable[[], FastAPI]]:
-    apps: list[FastAPI] = []
-
-    def make() -> FastAPI:
-        settings = Settings(
-            data_dir=tmp_path,
-            database_url=database_url,
-            dev=True,
-            daily_secret=SECRET,
-            daily_level="standard",
-            # A test plays faster than any person; the limits have tests of their own.
-            rate_identities=None,
-            rate_actions=None,
-            rate_actions_per_address=None,
-        )
-        app = create_app(settings)
-        app.state.daily_clock = clock
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        # Background work (the board, the expert's points) ends before the database goes.
-        daily_service = getattr(app.state, "daily", None)
-        if daily_service is not None:
-            daily_service.close()
-        app.state.engine.dispose()
-
-
-@pytest.fixture
-def app(make_app: Callable[[], FastAPI]) -> FastAPI:
-    return make_app()
-
-
-def visitor(app: FastAPI) -> TestClient:
-    return TestClient(app, base_url="http://localhost")
-
-
-# Playing through the API ----------------------------------------------------------
-
-Chooser = Callable[[list[str]], str]
-
-
-def first(legal: list[str]) -> str:
-    return legal[0]
-
-
-def last(legal: list[str]) -> str:
-    return legal[-1]
-
-
-def ok(response: Any, status: int = 200) -> Json:
-    assert response.status_code == status, response.text
-    body: Json = response.json()
-    return body
-
-
-def start(client: TestClient) -> Json:
-    response = client.post("/api/v1/daily/attempts")
-    assert response.status_code in (200, 201), response.text
-    state: Json = response.json()["state"]
-    return state
-
-
-def step(client: TestClient, state: Json, choose: Chooser) -> Json:
-    base = f"/api/v1/daily/attempts/{state['id']}"
-    if state["hand_over"]:
-        reply = client.post(f"{base}/next-deal", json={"version": state["version"]})
-    else:
-        legal = state["view"]["legal"]
-        reply = client.post(
-            f"{base}/actions", json={"action": choose(legal), "version": state["version"]}
-        )
-    new: Json = ok(reply)["state"]
-    return new
-
-
-def play_day(client: TestClient, choose: Chooser = first, state: Json | None = None) -> Json:
-    state = start(client) if state is None else state
-    while not state["daily"]["finished"]:
-        state = step(client, state, choose)
-    return state
-
-
-def deal_records(client: TestClient, state: Json) -> list[Json]:
-    base = f"/api/v1/daily/attempts/{state['id']}/deals"
-    return [ok(client.get(f"{base}/{n}/record")) for n in range(1, 6)]
-
-
-def board(client: TestClient, **params: str) -> Json:
-    return ok(client.get("/api/v1/daily/board", params=params))
-
 
 # Tests ---------------------------------------------------------------------------
 
@@ -207,7 +67,8 @@ def test_today_publishes_the_commitment_and_the_next_start(app: FastAPI) -> None
     assert today["date"] == "2025-06-01"
     assert today["commitment"] == hashlib.sha256(DAY_SEED).hexdigest()
     assert today["next_day_starts"] == "2025-06-02T05:00:00+00:00"
-    assert today["rules"] == {} and today["deals"] == 5
+    assert today["rules"] == {}
+    assert today["deals"] == 5
     assert today["ranked"] is None
 
 
@@ -219,12 +80,12 @@ def test_two_players_get_identical_deals_and_identical_results(app: FastAPI, clo
     assert [line["rank"] for line in top] == [1, 1]
     assert top[0]["score"] == top[1]["score"] == 50.0
     # A deal's record holds every seat's cards: it waits for the day's end.
-    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(seconds=1)
     records_a, records_b = deal_records(ann, a), deal_records(bob, b)
     for k, (ra, rb) in enumerate(zip(records_a, records_b, strict=True)):
         assert ra == rb  # same cards, same dealer, same actions, bots' included
-        assert ra["dealer"] == daily.dealer_of(k)
-        game = daily.deal(DAY_SEED, k)
+        assert ra["dealer"] == daily_game.dealer_of(k)
+        game = daily_game.deal(DAY_SEED, k)
         assert ra["hands"] == [[c.text for c in hand] for hand in game.dealt]
     assert a["scores"] == b["scores"]
 
@@ -244,7 +105,8 @@ def test_an_attempt_survives_a_reload_and_a_server_restart(
     assert cookie is not None
     again.cookies.set("sheepshead_player", cookie)
     resumed = ok(again.get("/api/v1/daily/attempts/current"))
-    assert resumed["id"] == state["id"] and resumed["version"] == state["version"]
+    assert resumed["id"] == state["id"]
+    assert resumed["version"] == state["version"]
     assert resumed["view"] == state["view"]
     # Starting again returns the same attempt, not a new one.
     assert start(again)["id"] == state["id"]
@@ -288,7 +150,7 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
 ) -> None:
     ann = visitor(app)
     commitment = ok(ann.get("/api/v1/daily/today"))["commitment"]
-    secrets_hex = [DAY_SEED.hex()] + [daily.deal_seed(DAY_SEED, k).hex() for k in range(5)]
+    secrets_hex = [DAY_SEED.hex()] + [daily_game.deal_seed(DAY_SEED, k).hex() for k in range(5)]
     seen: list[str] = []
     state = start(ann)
     seen.append(str(state))
@@ -318,9 +180,10 @@ def test_the_seed_is_secret_until_the_day_ends_then_matches_the_commitment(
     tomorrow = (NOON.date() + timedelta(days=1)).isoformat()
     assert ann.get("/api/v1/daily/board", params={"date": tomorrow}).status_code == 404
     # The day ends: its seed is published, and it matches what was committed to.
-    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(seconds=1)
     past = board(ann, date=NOON.date().isoformat())
-    assert past["final"] is True and past["seed"] == DAY_SEED.hex()
+    assert past["final"] is True
+    assert past["seed"] == DAY_SEED.hex()
     assert hashlib.sha256(bytes.fromhex(past["seed"])).hexdigest() == commitment
     checked = ok(
         ann.get("/api/v1/daily/verify", params={"date": "2025-06-01", "seed": past["seed"]})
@@ -338,7 +201,8 @@ def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAP
     play_day(ann)
     seen_by_bob = board(bob)
     assert seen_by_bob["field"] == 1
-    assert seen_by_bob["top"][0]["points"] is None and seen_by_bob["deals"] is None
+    assert seen_by_bob["top"][0]["points"] is None
+    assert seen_by_bob["deals"] is None
     play_day(bob, last)
     # The expert's points are worked out in the background from the day's first start.
     for thread in app.state.daily.expert_threads.values():
@@ -357,7 +221,7 @@ def test_other_players_per_deal_results_stay_hidden_until_you_finish(app: FastAP
 def test_an_attempt_unfinished_when_the_day_ends_is_void(app: FastAPI, clock: Clock) -> None:
     ann = visitor(app)
     state = step(ann, start(ann), first)
-    clock.now = daily.day_end(NOON.date()) + timedelta(minutes=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(minutes=1)
     late = ann.post(
         f"/api/v1/daily/attempts/{state['id']}/actions",
         json={"action": (state["view"]["legal"] or ["pass"])[0], "version": state["version"]},
@@ -367,7 +231,8 @@ def test_an_attempt_unfinished_when_the_day_ends_is_void(app: FastAPI, clock: Cl
     assert board(ann, date="2025-06-01")["field"] == 0
     # The new day starts a new ranked attempt.
     fresh = start(ann)
-    assert fresh["daily"]["date"] == "2025-06-02" and fresh["daily"]["ranked"] is True
+    assert fresh["daily"]["date"] == "2025-06-02"
+    assert fresh["daily"]["ranked"] is True
 
 
 def test_the_day_follows_chicago_across_midnight_utc(app: FastAPI, clock: Clock) -> None:
@@ -382,14 +247,16 @@ def test_names_are_checked_unique_escaped_and_can_be_hidden(
 ) -> None:
     ann, bob = visitor(app), visitor(app)
     refused = ann.put("/api/v1/daily/me/name", json={"name": "<b>Ann</b>"})
-    assert refused.status_code == 422 and "markup" in refused.json()["detail"]
+    assert refused.status_code == 422
+    assert "markup" in refused.json()["detail"]
     assert ok(ann.put("/api/v1/daily/me/name", json={"name": "O'Brien"}))["name"] == "O'Brien"
     assert bob.put("/api/v1/daily/me/name", json={"name": "o’brien"}).status_code == 409
     assert bob.put("/api/v1/daily/me/name", json={"name": "0'Brien"}).status_code == 409
     play_day(ann)
     assert board(ann)["top"][0]["name"] == "O'Brien"
     page = ann.get("/daily").text
-    assert "O&#39;Brien" in page and "O'Brien" not in page
+    assert "O&#39;Brien" in page
+    assert "O'Brien" not in page
     # The moderator may type the name as it looks: other case, apostrophe or look-alikes.
     assert cli_main(["admin", "hide-name", "0’BRIEN", "--database", database_url]) == 0
     label = player_label(SECRET.encode(), ann.cookies["sheepshead_player"])
@@ -417,18 +284,6 @@ def test_a_recovery_code_carries_the_identity_and_deleting_removes_it(app: FastA
     assert other_device.post("/api/v1/daily/recover", json={"code": code}).status_code == 404
 
 
-def flagged(app: FastAPI) -> dict[str, bool]:
-    store = DailyStore(app.state.engine)
-    return {x.id: x.flagged for x in store.attempts_of_day(NOON.date())}
-
-
-def admin_flags(database_url: str, capsys: pytest.CaptureFixture[str]) -> Json:
-    capsys.readouterr()
-    assert cli_main(["admin", "flags", "2025-06-01", "--json", "--database", database_url]) == 0
-    out: Json = json.loads(capsys.readouterr().out)
-    return out
-
-
 def test_ranked_attempts_played_from_one_network_are_all_flagged(
     app: FastAPI, database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -443,7 +298,8 @@ def test_ranked_attempts_played_from_one_network_are_all_flagged(
     assert flagged(app) == {a["id"]: True, b["id"]: True}
     flags = {f["attempt"]: f for f in admin_flags(database_url, capsys)["flags"]}
     assert set(flags) == {a["id"], b["id"]}
-    assert flags[b["id"]]["finished"] is False and flags[b["id"]]["identity"] == "kept"
+    assert flags[b["id"]]["finished"] is False
+    assert flags[b["id"]]["identity"] == "kept"
     assert [x["attempt"] for x in flags[a["id"]]["same_network"]] == [b["id"]]
     assert [x["attempt"] for x in flags[b["id"]]["same_network"]] == [a["id"]]
 
@@ -459,7 +315,8 @@ def test_a_scout_that_deletes_itself_does_not_clear_the_flag(
     flags = {f["attempt"]: f for f in admin_flags(database_url, capsys)["flags"]}
     flag = flags[mine["id"]]
     assert [x["attempt"] for x in flag["same_network"]] == [scouted["id"]]
-    assert flag["finished"] is True and flag["total"] == mine["scores"][0]
+    assert flag["finished"] is True
+    assert flag["total"] == mine["scores"][0]
     # The scout's own evidence stays, without its identity; one after the other.
     assert flags[scouted["id"]]["identity"] == "deleted"
     assert flags[scouted["id"]]["total"] == scouted["scores"][0]
@@ -487,7 +344,8 @@ def test_an_ipv6_network_counts_as_one_address(app: FastAPI) -> None:
 def frozen_today(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Today's play frozen by ``tools/freeze_bots.py``, as before a change of play."""
     spec = importlib.util.spec_from_file_location("freeze_bots", TOOLS / "freeze_bots.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     tool.freeze(tmp_path / "frozen" / "daily_probe_v1", "daily_probe_v1")
@@ -509,7 +367,7 @@ def bot_moves(records: list[Json]) -> list[tuple[str, list[str]]]:
         game = record.start_of(data)
         for line in data["actions"]:
             move = parse_move(line)
-            if move.seat != daily.PLAYER_SEAT:
+            if move.seat != daily_game.PLAYER_SEAT:
                 out.append((line, [f"{move.seat} {a}" for a in game.legal_actions()]))
             game = game.apply(move.action)
     return out
@@ -550,12 +408,14 @@ def test_a_day_keeps_the_computer_players_it_started_with_across_a_deployment(
     assert ok(dan.get("/api/v1/daily/today"))["bot_version"] == "standard/2"
     # The archive replays the day before against its own players, kept frozen.
     replay = ok(dan.post("/api/v1/daily/days/2025-06-01/replays"), 201)["state"]
-    assert replay["daily"]["ranked"] is False and replay["daily"]["date"] == "2025-06-01"
+    assert replay["daily"]["ranked"] is False
+    assert replay["daily"]["date"] == "2025-06-01"
     assert deal_records(dan, play_day(dan, first, replay)) == played_before
     new_day = play_day(dan, first)
     clock.now += timedelta(days=1)
     moves = bot_moves(deal_records(dan, new_day))
-    assert moves and all(text == legal[-1] for text, legal in moves)
+    assert moves
+    assert all(text == legal[-1] for text, legal in moves)
 
 
 def test_a_day_whose_computer_players_this_server_lacks_says_so(app: FastAPI) -> None:
@@ -564,7 +424,8 @@ def test_a_day_whose_computer_players_this_server_lacks_says_so(app: FastAPI) ->
     store.ensure_day(NOON.date(), hashlib.sha256(DAY_SEED).hexdigest(), "standard/0")
     reply = visitor(app).post("/api/v1/daily/attempts")
     assert reply.status_code == 503
-    assert "version 0" in reply.json()["detail"] and "the next day" in reply.json()["detail"]
+    assert "version 0" in reply.json()["detail"]
+    assert "the next day" in reply.json()["detail"]
 
 
 def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, clock: Clock) -> None:
@@ -574,19 +435,23 @@ def test_the_pages_render_and_the_verify_page_checks_a_past_day(app: FastAPI, cl
         assert page.status_code == 200, path
         assert "text/html" in page.headers["content-type"]
     ok(ann.get("/api/v1/daily/today"))  # publishes the day's commitment
-    clock.now = daily.day_end(NOON.date()) + timedelta(hours=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(hours=1)
     html = ann.get("/verify/daily", params={"date": "2025-06-01", "seed": DAY_SEED.hex()}).text
-    assert "they match" in html and "Deal 5" in html
+    assert "they match" in html
+    assert "Deal 5" in html
     wrong = ann.get("/verify/daily", params={"date": "2025-06-01", "seed": "00" * 32}).text
     assert "they DO NOT match" in wrong
     days = ok(ann.get("/api/v1/daily/days"))["days"]
-    assert days[0]["date"] == "2025-06-01" and days[0]["seed"] == DAY_SEED.hex()
+    assert days[0]["date"] == "2025-06-01"
+    assert days[0]["seed"] == DAY_SEED.hex()
     # The leaderboard's link passes the fingerprint shown at the day's start; the page
     # compares it, and names the seats as the table does.
     shown = {"date": "2025-06-01", "seed": DAY_SEED.hex(), "sha256": days[0]["commitment"]}
     html = ann.get("/verify/daily", params=shown).text
     assert "It matches the fingerprint shown at the deal." in html
-    assert ">Ann</span>" in html and ">You</span>" in html and "Seat 1" not in html
+    assert ">Ann</span>" in html
+    assert ">You</span>" in html
+    assert "Seat 1" not in html
     html = ann.get("/verify/daily", params={**shown, "sha256": "0" * 64}).text
     assert "It does not match the fingerprint shown at the deal" in html
 
@@ -609,37 +474,41 @@ def test_on_a_large_field_no_request_waits_for_the_boards_refresh(
 
     monkeypatch.setattr(DailyStore, "refresh_board", slow_refresh)
     done = play_day(bob)  # its last action returns while the refresh is held up
-    assert done["daily"]["finished"] is True and refreshing.wait(30)
+    assert done["daily"]["finished"] is True
+    assert refreshing.wait(30)
     mine = board(bob)["me"]
-    assert mine["pending"] is True and mine["rank"] is None
+    assert mine["pending"] is True
+    assert mine["rank"] is None
     assert mine["total"] == done["scores"][0]
     release.set()
     svc = app.state.daily
     assert svc.refreshing.acquire(timeout=30)  # the background refresh is over
     svc.refreshing.release()
-    assert board(bob)["field"] == 2 and board(bob)["me"]["rank"] in (1, 2)
+    assert board(bob)["field"] == 2
+    assert board(bob)["me"]["rank"] in (1, 2)
 
 
 def test_the_expert_s_points_are_ready_without_a_request_waiting_for_them(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     release = threading.Event()
-    work_out = daily.expert_points
+    work_out = daily_game.expert_points
 
     def slow(*args: Any, **kwargs: Any) -> list[int]:
         assert release.wait(60), "the test never let the expert play"
         return work_out(*args, **kwargs)
 
-    monkeypatch.setattr(daily, "expert_points", slow)
+    monkeypatch.setattr(daily_game, "expert_points", slow)
     ann = visitor(app)
     done = play_day(ann)  # the expert is still at work all along
     deals = board(ann)["deals"]
-    assert deals is not None and all(d["expert"] is None for d in deals)
+    assert deals is not None
+    assert all(d["expert"] is None for d in deals)
     release.set()
     [thread] = app.state.daily.expert_threads.values()
     thread.join(120)
     deals = board(ann)["deals"]
-    seed = daily.day_seed(SECRET.encode(), NOON.date())
+    seed = daily_game.day_seed(SECRET.encode(), NOON.date())
     svc = app.state.daily
     expected = work_out(seed, "standard", svc.bot_seed(NOON.date()))
     assert [d["expert"] for d in deals] == expected
@@ -662,7 +531,8 @@ def test_a_network_is_hashed_with_the_day_and_forgotten_after_thirty_days(
     second = start(ann)
     addresses = stored_addresses(app)
     # One network, two days: two hashes that do not link the days to each other.
-    assert addresses[day_one["id"]] and addresses[second["id"]]
+    assert addresses[day_one["id"]]
+    assert addresses[second["id"]]
     assert addresses[day_one["id"]] != addresses[second["id"]]
     with app.state.engine.connect() as conn:
         plays = conn.execute(text("SELECT day FROM daily_address_plays")).scalars().all()
@@ -670,6 +540,7 @@ def test_a_network_is_hashed_with_the_day_and_forgotten_after_thirty_days(
     clock.now += timedelta(days=30)
     start(ann)  # the first attempt of a day 31 days after the first
     addresses = stored_addresses(app)
-    assert addresses[day_one["id"]] is None and addresses[second["id"]] is not None
+    assert addresses[day_one["id"]] is None
+    assert addresses[second["id"]] is not None
     with app.state.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM daily_address_plays")).scalar() == 0

@@ -4,7 +4,7 @@ A scout needs no replay if one finished attempt shows the whole deal: until the 
 ends, a finished daily deal shows what seat 0 saw, its record waits, and today's
 deals are played once, ranked, never replayed. Once the day is over every hand is
 shown and the day's archive replays it, unranked, beside the day's board. The
-fixtures are ``test_daily_api``'s (a fresh app per test), on SQLite alone.
+fixtures are ``daily_helpers``'s (a fresh app per test), on SQLite alone.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 
-from sheepshead import daily
-from sheepshead.store.daily import DailyStore
-from test_daily_api import (
+from daily_helpers import (
     DAY_SEED,
     NOON,
     Clock,
@@ -32,6 +30,8 @@ from test_daily_api import (
     play_day,
     visitor,
 )
+from sheepshead import daily_game
+from sheepshead.store.daily_store import DailyStore
 
 DAY = NOON.date().isoformat()
 
@@ -49,7 +49,8 @@ def buries(moves: list[str]) -> dict[int, str]:
 def check_sealed(state: Json, truth: list[str]) -> None:
     """A finished deal of a day not over, against its true moves (the store's)."""
     summary, view = state["summary"], state["view"]
-    assert summary["sealed"] is True and state["seed"] is None
+    assert summary["sealed"] is True
+    assert state["seed"] is None
     assert summary["hands"][0] is not None
     assert summary["hands"][1:] == [None] * 4, "another seat's hand showed"
     picked = summary["result"]["picker"] == 0
@@ -77,15 +78,17 @@ def test_a_finished_deal_of_today_shows_only_what_seat_0_saw_until_the_day_ends(
         check_sealed(ok(client.get(url)), list(attempt.moves[4]))
         check_sealed(ok(client.get("/api/v1/daily/attempts/current")), list(attempt.moves[4]))
         refused = client.get(f"{url}/deals/5/record")
-        assert refused.status_code == 409 and "when the day is over" in refused.json()["detail"]
+        assert refused.status_code == 409
+        assert "when the day is over" in refused.json()["detail"]
         checked_picker.add(state["summary"]["result"]["picker"] == 0)
     assert checked_picker == {True, False}
     # The day ends: every hand is shown, and the record can be had.
-    clock.now = daily.day_end(NOON.date()) + timedelta(seconds=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(seconds=1)
     revealed = ok(client.get(url))
     assert revealed["summary"]["sealed"] is False
-    dealt = daily.deal(DAY_SEED, 4).dealt
+    dealt = daily_game.deal(DAY_SEED, 4).dealt
     assert revealed["summary"]["hands"] == [[c.text for c in hand] for hand in dealt]
+    assert attempt is not None
     assert revealed["view"]["moves"] == list(attempt.moves[4])
     assert ok(client.get(f"{url}/deals/5/record"))["hands"] == revealed["summary"]["hands"]
 
@@ -111,18 +114,22 @@ def test_a_replay_of_today_is_refused_and_the_archive_replays_a_past_day(
     tomorrow = (NOON.date() + timedelta(days=1)).isoformat()
     assert ann.post(f"/api/v1/daily/days/{tomorrow}/replays").status_code == 404
 
-    clock.now = daily.day_end(NOON.date()) + timedelta(minutes=1)
+    clock.now = daily_game.day_end(NOON.date()) + timedelta(minutes=1)
     before = board(ann, date=DAY)
     past = ok(ann.get(f"/api/v1/daily/days/{DAY}"))
-    assert past["seed"] == DAY_SEED.hex() and past["bot_version"] == "standard/1"
-    assert past["field"] == 2 and past["replay"] is None
+    assert past["seed"] == DAY_SEED.hex()
+    assert past["bot_version"] == "standard/1"
+    assert past["field"] == 2
+    assert past["replay"] is None
     replay = ok(ann.post(f"/api/v1/daily/days/{DAY}/replays"), 201)["state"]
-    assert replay["daily"]["ranked"] is False and replay["id"] != ranked["id"]
+    assert replay["daily"]["ranked"] is False
+    assert replay["id"] != ranked["id"]
     # Ann replays the day as Bob played it: the same answers, so Bob's points and rank.
     done = play_day(ann, last, replay)
     assert done["summary"]["sealed"] is False
     compared = ok(ann.get(f"/api/v1/daily/days/{DAY}"))["replay"]
-    assert compared["id"] == replay["id"] and compared["finished"] is True
+    assert compared["id"] == replay["id"]
+    assert compared["finished"] is True
     bobs = board(bob, date=DAY)["me"]
     assert compared["compare"]["points"] == bobs["points"]
     assert compared["compare"]["rank"] == bobs["rank"]
@@ -130,6 +137,7 @@ def test_a_replay_of_today_is_refused_and_the_archive_replays_a_past_day(
     assert board(ann, date=DAY)["top"] == before["top"]
     assert ok(ann.post(f"/api/v1/daily/days/{DAY}/replays"), 201)["state"]["id"] != replay["id"]
     page = ann.get(f"/daily/{DAY}")
-    assert page.status_code == 200 and DAY_SEED.hex() in page.text
+    assert page.status_code == 200
+    assert DAY_SEED.hex() in page.text
     # A day nobody played has no board to replay beside.
     assert ann.post("/api/v1/daily/days/2025-05-01/replays").status_code == 404

@@ -14,7 +14,8 @@ from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import SimHand
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
 from sheepshead.rules import PRESETS, Rules
 
@@ -52,7 +53,8 @@ def expert_play(game: Game) -> str:
 
 def test_the_expert_is_a_level() -> None:
     bot = make_bot("expert")
-    assert isinstance(bot, ExpertBot) and bot.level == "expert"
+    assert isinstance(bot, ExpertBot)
+    assert bot.level == "expert"
 
 
 # Positions where any good player agrees ------------------------------------------
@@ -65,7 +67,8 @@ def test_a_defender_leads_the_called_suit() -> None:
     dealt = list(DEAL)
     dealt[0], dealt[1] = "7H QS AC TC 9S 8S", "QC JD 7C KS 9C 8C"
     game = hand(CALL, dealt)
-    assert game.turn == 0 and game.picker == 2
+    assert game.turn == 0
+    assert game.picker == 2
     assert expert_play(game) == "7H"
 
 

@@ -26,18 +26,8 @@ from sheepshead.store.models import HandRow
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from faults import (
-    DATABASE_DOWN,
-    FaultPlayer,
-    ServerProcess,
-    TcpProxy,
-    check_stored,
-    cut_round,
-    get,
-    kill_round,
-    migrate_database,
-    race,
-)
+from faults import DATABASE_DOWN, FaultPlayer, check_stored, cut_round, kill_round, race
+from servers import ServerProcess, TcpProxy, get, migrate_database
 
 SECRET = "faults test secret"
 METRICS_TOKEN = "faults-metrics-token"
@@ -136,7 +126,7 @@ def sqlite_url(tmp_path: Path) -> str:
 def test_after_sigkill_every_acknowledged_action_is_there_and_every_game_plays_on(
     tmp_path: Path, sqlite_url: str
 ) -> None:
-    with ServerProcess(sqlite_url, tmp_path, SHEEPSHEAD_DAILY_SECRET=SECRET) as server:
+    with ServerProcess(sqlite_url, tmp_path, env={"SHEEPSHEAD_DAILY_SECRET": SECRET}) as server:
         server.start()
         players = players_at(server, 8)
         # Killed while the players play flat out: most have a request in flight.
@@ -149,10 +139,10 @@ def test_after_sigkill_every_acknowledged_action_is_there_and_every_game_plays_o
 
 
 @pytest.fixture
-def pg_url(postgres_url: str) -> Iterator[str]:  # noqa: F811
+def pg_url(postgres_url: str) -> str:  # noqa: F811
     """The module's PostgreSQL database, emptied of games and migrated."""
     migrate_database(postgres_url)
-    yield postgres_url
+    return postgres_url
 
 
 @pytest.mark.postgres
@@ -162,13 +152,14 @@ def test_without_the_database_requests_fail_fast_with_503_and_recover_without_a_
     with TcpProxy("127.0.0.1", make_url(pg_url).port or 5432) as proxy:
         via = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
         with ServerProcess(
-            via, tmp_path, SHEEPSHEAD_MIGRATE="0", SHEEPSHEAD_DAILY_SECRET=SECRET
+            via, tmp_path, env={"SHEEPSHEAD_MIGRATE": "0", "SHEEPSHEAD_DAILY_SECRET": SECRET}
         ) as server:
             server.start()
             players = players_at(server, 4)
             result = cut_round(server, proxy, players, outage=1.5)
             # The server was never restarted: the same process answers after.
-            assert server.process is not None and server.process.poll() is None
+            assert server.process is not None
+            assert server.process.poll() is None
             for player in players:
                 player.close()
     assert result["healthz_during"] == 200
@@ -177,7 +168,8 @@ def test_without_the_database_requests_fail_fast_with_503_and_recover_without_a_
     assert result["refused_inside"] >= 4
     assert result["messages"] == [DATABASE_DOWN]
     assert result["slowest_refusal_s"] < 3.0
-    assert result["recovered_s"] is not None and result["recovered_s"] < 5.0
+    assert result["recovered_s"] is not None
+    assert result["recovered_s"] < 5.0
     assert check_stored(pg_url) >= len(players)
 
 
@@ -197,8 +189,8 @@ def test_two_servers_given_the_same_action_at_once_apply_it_exactly_once(
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
     with (
-        ServerProcess(pg_url, tmp_path / "one", **env) as one,
-        ServerProcess(pg_url, tmp_path / "two", **env) as two,
+        ServerProcess(pg_url, tmp_path / "one", env=env) as one,
+        ServerProcess(pg_url, tmp_path / "two", env=env) as two,
     ):
         one.start()
         two.start()

@@ -7,7 +7,7 @@ exact reason it gives for what it refuses.
 
 from __future__ import annotations
 
-from conftest import game_of, plays, reason, run
+from hands import game_of, plays, reason, run
 from sheepshead.game import Game
 
 # Dealer 1: seat 2 speaks first and leads the first trick. Seat 3 picks and buries its
@@ -65,9 +65,11 @@ def test_trump_is_one_suit_for_following() -> None:
 
 def test_highest_trump_wins() -> None:
     game = run(duty_game("call AH"), "2 play TC, 3 play 9C, 4 play 9D, 0 play AC, 1 play 9S")
-    assert game.tricks[0].winner == 4 and game.turn == 4  # 9D beats AC
+    assert game.tricks[0].winner == 4
+    assert game.turn == 4
     game = run(duty_game("call AH"), "2 play KH, 3 play 7H, 4 play JS, 0 play QC, 1 play AH")
-    assert game.tricks[0].winner == 0 and game.turn == 0
+    assert game.tricks[0].winner == 0
+    assert game.turn == 0
 
 
 def test_with_no_trump_the_highest_card_of_the_suit_led_wins() -> None:
@@ -90,7 +92,8 @@ def test_the_picker_may_throw_a_second_card_of_the_called_suit_but_not_the_last(
     assert plays(game) == ["7H", "7S", "8H", "9C", "AS", "TS"]
     # 7H thrown on a trump lead does not lead hearts ("first led" means led).
     game = run(game, "3 play 7H, 4 play JS, 0 play QC, 1 play QS")
-    assert game.turn == 0 and game.called_led_at is None
+    assert game.turn == 0
+    assert game.called_led_at is None
     game = run(game, "0 play JD, 1 play 8S, 2 play JC")
     assert "8H" not in plays(game)
     assert reason(game, "3 play 8H") == "the picker must keep a heart until hearts are led"
@@ -123,7 +126,8 @@ def test_the_partner_may_lead_the_called_suit_only_with_the_called_ace() -> None
 
 def test_a_called_suit_card_thrown_on_another_lead_does_not_lead_the_suit() -> None:
     game = run(duty_game("call AC"), "2 play KH, 3 play 8H, 4 play JH, 0 play 7C, 1 play 9H")
-    assert game.called_led_at is None and game.turn == 4
+    assert game.called_led_at is None
+    assert game.turn == 4
     game = run(game, "4 play 9D, 0 play QC, 1 play QS, 2 play JC, 3 play 7H")
     assert game.turn == 0
     assert reason(game, "0 play AC") is None  # the ace may lead its own suit
@@ -134,7 +138,8 @@ def test_after_the_called_suit_is_led_the_duties_end() -> None:
     game = run(duty_game("call AC"), "2 play TC, 3 play 9C, 4 play 9D, 0 play AC, 1 play 9S")
     assert game.called_led_at == 0
     game = run(game, "4 play JS, 0 play QC, 1 play QS, 2 play JC, 3 play 7S")
-    assert game.turn == 0 and plays(game) == ["7C", "7D", "JD", "KS"]
+    assert game.turn == 0
+    assert plays(game) == ["7C", "7D", "JD", "KS"]
 
 
 # The unknown card -------------------------------------------------------------------
@@ -152,7 +157,8 @@ def test_the_unknown_follows_as_the_called_suit_and_never_wins() -> None:
     game = run(game, "0 play AH")
     trick = game.tricks[0]
     # 7D is a trump, but as the unknown it never wins; its points go to the winner.
-    assert trick.winner == 0 and trick.points == 21
+    assert trick.winner == 0
+    assert trick.points == 21
 
 
 def test_the_unknown_does_not_follow_trump() -> None:
@@ -183,7 +189,8 @@ def test_the_unknown_is_face_down_to_the_others_until_the_hand_is_scored() -> No
     game = run(unknown_game(), "1 play TH, 2 play 7H, 3 play 7D")
     for seat in (0, 1, 2, 4):
         view = game.view(seat)
-        assert view.trick.cards[2] is None and "3 play ??" in view.moves
+        assert view.trick.cards[2] is None
+        assert "3 play ??" in view.moves
         assert all(c is None or c.text != "7D" for c in view.trick.cards)
     assert game.view(3).trick.cards[2] is not None
 
@@ -204,7 +211,8 @@ def test_a_duty_card_may_be_thrown_when_it_is_the_seats_last_card() -> None:
     game = run(unknown_game(), LAST_CARD_PLAY)
     last = game.tricks[-1]
     assert [c.text for c in last.cards] == ["KD", "AH", "TH", "7H", "7D"]
-    assert last.winner == 4 and game.called_led_at is None
+    assert last.winner == 4
+    assert game.called_led_at is None
 
 
 # The called ten ----------------------------------------------------------------------
@@ -225,7 +233,8 @@ def test_ten_call_both_must_play_on_the_first_club_trick_and_the_ace_beats_the_t
     assert plays(game) == ["AC"]
     assert reason(game, "3 play 7C") == "the picker must play AC on the first club trick"
     game = run(game, "3 play AC, 4 play KS, 0 play 8C")
-    assert game.tricks[0].winner == 3 and game.tricks[0].points == 25
+    assert game.tricks[0].winner == 3
+    assert game.tricks[0].points == 25
     assert game.partners == frozenset({2})
 
 

@@ -189,7 +189,8 @@ def test_every_option_of_the_rules_has_a_section_that_names_it(
     # And the table of every option, in part 1, links to that section.
     standard = get(client, "/guide/standard")
     row = re.search(rf"<tr><th scope=\"row\"><code>{name}</code></th>.*?</tr>", standard)
-    assert row and f"#{anchor}" in row.group(0)
+    assert row
+    assert f"#{anchor}" in row.group(0)
 
 
 def test_every_section_is_a_fragment_with_its_anchor(client: TestClient) -> None:
@@ -211,7 +212,8 @@ def test_a_rule_links_only_to_rules_that_open_in_place_too(client: TestClient) -
             path, _, target = link.partition("#")
             if path.startswith("/guide/") and target:
                 linked.add(target)
-    assert linked and linked <= anchors, linked - anchors
+    assert linked, linked - anchors
+    assert linked <= anchors, linked - anchors
     for anchor in linked:
         fragment(client, anchor)
 
@@ -300,18 +302,22 @@ def test_the_trick_demonstration_is_built_from_its_hand_record(client: TestClien
         ("0", "9H", ""),
     ]
     text = Parsed(html).words
-    assert "seven of diamonds wins" in text and "25 card points (10 + 11 + 0 + 4 + 0)" in text
+    assert "seven of diamonds wins" in text
+    assert "25 card points (10 + 11 + 0 + 4 + 0)" in text
     assert "the lowest trump" in text
 
 
 def test_the_worked_hand_is_a_legal_plain_win_with_the_bury_counted(client: TestClient) -> None:
     code, result = check(example_text("plain-win"))
-    assert code == 0 and result["complete"] and result["result"] == Result.WIN.value
+    assert code == 0
+    assert result["complete"]
+    assert result["result"] == Result.WIN.value
     game = loads(example_text("plain-win"))
     bury = sum(c.points for c in game.bury)
     picker, partner = result["picker"], result["partners"][0]
     in_tricks = sum(t["points"] for t in result["tricks"] if t["winner"] in (picker, partner))
-    assert bury > 0 and in_tricks + bury == result["points"][0]
+    assert bury > 0
+    assert in_tricks + bury == result["points"][0]
     assert 61 <= result["points"][0] <= 90
     page = Parsed(get(client, "/guide/worked-hand"))
     text = page.words
@@ -324,10 +330,12 @@ def test_the_worked_hand_is_a_legal_plain_win_with_the_bury_counted(client: Test
     assert len(notes) == len(result["tricks"]) == 6
     names = ["Ada", "Ben", "Cora", "Dan", "Eve"]
     for (number, winner, points, note), trick in zip(notes, result["tricks"], strict=True):
-        assert winner == names[trick["winner"]] and int(points) == trick["points"], number
+        assert winner == names[trick["winner"]], number
+        assert int(points) == trick["points"], number
         assert winner in note, (number, note)
     # The score as the engine gives it: picker +2, partner +1, defenders -1.
-    assert result["scores"][picker] == 2 and result["scores"][partner] == 1
+    assert result["scores"][picker] == 2
+    assert result["scores"][partner] == 1
     for seat, name in enumerate(names):
         role = "picker" if seat == picker else "partner" if seat == partner else "defender"
         shown = "+2" if role == "picker" else "+1" if role == "partner" else "−1"
@@ -444,7 +452,8 @@ def test_the_home_page_carries_the_guide_below_the_play_button(client: TestClien
     ):
         assert html.index(heading) > play, heading
     assert 'data-demo-src="/guide/fragment/trick-demo"' in html
-    assert 'href="/guide"' in html and 'href="/guide/picking"' in html
+    assert 'href="/guide"' in html
+    assert 'href="/guide/picking"' in html
 
 
 # --- the table's rule links ---------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The site in English, Bengali and German: which language a request gets, that every
-word of the templates and page scripts is in the catalogs, that every catalog has a
-translation for it, that the pages come out in the language asked for (Bengali
-digits included), and that the glossaries agree with the catalogs."""
+message of the sources is in the catalogs (and no word of the templates and page
+scripts outside them: ``test_i18n_sources.py``), that every catalog has a translation
+for it, that the pages come out in the language asked for (Bengali digits included),
+and that the glossaries agree with the catalogs."""
 
 from __future__ import annotations
 
@@ -15,13 +16,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import pytest
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
-from jinja2 import nodes
 
 from sheepshead.cards import DECK
 from sheepshead.server import Settings, create_app, i18n
@@ -89,6 +88,12 @@ def catalog(name: str) -> Catalog:
     path = LOCALE / ("messages.pot" if name == "pot" else f"{name}/LC_MESSAGES/messages.po")
     with path.open("rb") as file:
         return read_po(file, locale=None if name == "pot" else name)
+
+
+def translations(message: Message) -> tuple[str, ...]:
+    """A message's translated strings (one, or one per plural form)."""
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return tuple(s for s in strings if isinstance(s, str))
 
 
 def message_ids(cat: Catalog) -> set[str]:
@@ -166,7 +171,8 @@ def test_without_a_choice_the_browser_preference_decides(client: TestClient) -> 
     assert "set-cookie" not in page.headers or "lang=" not in page.headers["set-cookie"]
     vary = page.headers["vary"].lower()
     # Guide pages are cached: a cache must keep one copy per language.
-    assert "accept-language" in vary and "cookie" in vary
+    assert "accept-language" in vary
+    assert "cookie" in vary
     assert html_lang(client.get("/", headers={"accept-language": "fr"}).text) == "en"
 
 
@@ -316,13 +322,16 @@ def test_every_page_has_a_switch_to_each_language(client: TestClient) -> None:
 def test_numbers_and_dates_follow_the_language() -> None:
     i18n.use("bn")
     assert i18n.number(1234) == "১,২৩৪"
-    assert i18n.signed(-4) == "−৪" and i18n.signed(2) == "+২" and i18n.signed(0) == "০"
+    assert i18n.signed(-4) == "−৪"
+    assert i18n.signed(2) == "+২"
+    assert i18n.signed(0) == "০"
     assert i18n.long_date("2026-10-14") == "১৪ অক্টোবর, ২০২৬"
     i18n.use("de")
     assert i18n.number(1234) == "1.234"
     assert i18n.long_date("2026-10-14") == "14. Oktober 2026"
     i18n.use("en")
-    assert i18n.signed(-4) == "−4" and i18n.long_date("2026-10-14") == "October 14, 2026"
+    assert i18n.signed(-4) == "−4"
+    assert i18n.long_date("2026-10-14") == "October 14, 2026"
 
 
 def test_every_card_has_its_name_in_every_language() -> None:
@@ -392,7 +401,8 @@ def test_every_message_has_a_translation(lang: str) -> None:
             continue
         assert not message.fuzzy, f"{lang}: fuzzy {message.id!r}"
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        assert strings and all(strings), f"{lang}: no translation of {message.id!r}"
+        assert strings, f"{lang}: no translation of {message.id!r}"
+        assert all(strings), f"{lang}: no translation of {message.id!r}"
         if isinstance(message.id, str) and message.string == message.id:
             assert message.id in SAME_IN[lang], f"{lang}: untranslated {message.id!r}"
 
@@ -403,8 +413,7 @@ def test_translations_keep_the_placeholders_and_the_markup(lang: str) -> None:
         if not message.id:
             continue
         source = message.id if isinstance(message.id, str) else message.id[1]
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        for text in strings:
+        for text in translations(message):
             assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(source)), text
             assert sorted(TAG.findall(text)) == sorted(TAG.findall(source)), text
 
@@ -413,190 +422,11 @@ def test_bengali_translations_are_in_bengali() -> None:
     for message in catalog("bn"):
         if not message.id:
             continue
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        for text in strings:
+        for text in translations(message):
             latin = set(WORD.findall(plain(text))) - LATIN_IN_BENGALI
             assert not latin, f"Latin words {sorted(latin)} in {text!r}"
             digits = re.sub(r"SHA-?256|HMAC-SHA256|4\.0|7KQ2-M9XD-4TPA", "", plain(text))
             assert not re.search(r"[0-9]", digits), f"Latin digits in {text!r}"
-
-
-# Templates and scripts: no text outside the catalogs -------------------------------------
-
-#: Template text that is not words to translate: the game's name and a code's format.
-TEMPLATE_TEXT_ALLOWED = {"Sheepshead", "XXXX-XXXX-XXXX", "width=device-width, initial-scale=1"}
-
-
-class TemplateText(HTMLParser):
-    SKIP = frozenset({"script", "style", "code"})
-    SHOWN = frozenset({"alt", "title", "aria-label", "placeholder", "content"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: list[str] = []
-        self.skipping = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.SKIP:
-            self.skipping += 1
-        for name, value in attrs:
-            text = (value or "").replace("\0", " ").strip()
-            words = re.search(r"[A-Za-z]{2,}", text)
-            if name in self.SHOWN and words and text not in TEMPLATE_TEXT_ALLOWED:
-                self.found.append(f"{name}={text!r}")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.SKIP:
-            self.skipping -= 1
-
-    def handle_data(self, data: str) -> None:
-        text = " ".join(data.replace("\0", " ").split())
-        words = re.search(r"[A-Za-z]{2,}", text)
-        if not self.skipping and words and text not in TEMPLATE_TEXT_ALLOWED:
-            self.found.append(text)
-
-
-def template_leftovers(source: str) -> list[str]:
-    """Text of a template outside _(), {% trans %} and the other gettext calls."""
-    env = jinja2.Environment(extensions=["jinja2.ext.i18n"])
-    tree = env.parse(source)
-    parts: list[str] = []
-    strings: list[str] = []
-
-    def walk(node: nodes.Node, in_gettext: bool = False) -> None:
-        if isinstance(node, nodes.Block) and node.name == "body_class":
-            return  # a class attribute's value
-        if isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name):
-            in_gettext = in_gettext or node.node.name in {"_", "gettext", "ngettext", "pgettext"}
-        if isinstance(node, nodes.Output):
-            for child in node.nodes:
-                if isinstance(child, nodes.TemplateData):
-                    parts.append(child.data)
-                else:
-                    parts.append("\0")
-                    walk(child, in_gettext)
-            return
-        if isinstance(node, nodes.Const) and isinstance(node.value, str) and not in_gettext:
-            value = node.value
-            if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}|^[A-Z][a-z]+", value):
-                strings.append(value)
-        for child in node.iter_child_nodes():
-            walk(child, in_gettext)
-
-    walk(tree)
-    parser = TemplateText()
-    parser.feed("".join(parts))
-    return parser.found + [f"string {s!r}" for s in strings]
-
-
-def test_templates_have_no_text_outside_the_catalogs() -> None:
-    templates = sorted((SERVER / "templates").rglob("*.html"))
-    assert len(templates) > 20
-    leftovers = {
-        str(path.relative_to(SERVER)): found
-        for path in templates
-        if (found := template_leftovers(path.read_text("utf-8")))
-    }
-    assert not leftovers, leftovers
-
-
-def test_the_template_check_finds_a_forgotten_word() -> None:
-    assert template_leftovers('<p class="x">Pick up the blind</p>') == ["Pick up the blind"]
-    assert template_leftovers('<a aria-label="Your cards" href="/">x</a>')
-    assert template_leftovers('{% set x = ["Leads the card"] %}')
-    assert not template_leftovers("<p>{% trans %}Pick up the blind{% endtrans %}</p>")
-    assert not template_leftovers("<p aria-label=\"{{ _('Your cards') }}\">{{ n | num }}</p>")
-
-
-#: Script literals that are not words for a reader: CSS classes, key names, the
-#: trumps' card codes, action texts sent to the server, and the engine's English
-#: wording that words.js reads refusal reasons from.
-SCRIPT_TEXT_ALLOWED = {
-    '"QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D"',
-    '"dlg dlg-wide guide-rule"',
-    '"act primary"',
-    "`badge badge-${kind}`",
-    "`call ${store.calling} unknown ${text}`",
-    "`call ${store.calling} unknown ${card}`",
-    '"Escape"',
-    '"(?:seat \\\\d+|the picker)"',
-    "`translate(${sx - tx}px, ${sy - ty}px) scale(0.7)`",
-    "`translate(${wx - x}px, ${wy - y}px) scale(0.4)`",
-}
-#: Calls whose string arguments are code, never shown: patterns and selectors.
-SCRIPT_CODE_CALLS = {"RegExp", "matchMedia", "querySelector", "querySelectorAll", "closest"}
-
-
-def _without_substitutions(body: str) -> str:
-    out, depth, i = [], 0, 0
-    while i < len(body):
-        if depth == 0 and body.startswith("${", i):
-            depth, i = 1, i + 2
-            out.append(" ")
-        elif depth:
-            depth += {"{": 1, "}": -1}.get(body[i], 0)
-            i += 1
-        else:
-            out.append(body[i])
-            i += 1
-    return "".join(out)
-
-
-def looks_like_words(literal: str) -> bool:
-    body = re.sub(r"<[^>]*>", " ", _without_substitutions(literal[1:-1]))
-    return bool(
-        re.search(r"[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}", body)
-        or re.fullmatch(r"\s*[A-Z][a-z]{2,}[.!?…]?\s*", body)
-        or re.search(r"[A-Za-z]{2,}[.!?…]\s*$", body)
-    )
-
-
-def script_leftovers(source: str) -> list[str]:
-    """String literals of a script that read like words but are not in t() or tn()."""
-    from babel.messages.jslexer import tokenize
-
-    found: list[str] = []
-    calls: list[str | None] = []
-    previous: Any = None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        tokens = list(tokenize(source, jsx=False, template_string=True))
-    for token in tokens:
-        if token.type == "operator" and token.value == "(":
-            name = previous.value if previous is not None and previous.type == "name" else None
-            calls.append(name.split(".")[-1] if name else None)
-        elif token.type == "operator" and token.value == ")":
-            if calls:
-                calls.pop()
-        elif token.type == "template_string" and re.search(r"\$\{[^}]*\btn?\(", token.value):
-            # The extractor reads a template literal as one string: a message in it is lost.
-            found.append(f"line {token.lineno}: t() inside a template literal: {token.value}")
-        elif token.type in ("string", "template_string"):
-            inside = bool(calls) and (calls[-1] in {"t", "tn"} or calls[-1] in SCRIPT_CODE_CALLS)
-            allowed = inside or token.value in SCRIPT_TEXT_ALLOWED
-            if not allowed and looks_like_words(token.value):
-                found.append(f"line {token.lineno}: {token.value}")
-        previous = token
-    return found
-
-
-def test_scripts_have_no_words_outside_the_catalogs() -> None:
-    scripts = sorted((SERVER / "static" / "js").glob("*.js"))
-    assert len(scripts) > 10
-    leftovers = {
-        path.name: found for path in scripts if (found := script_leftovers(path.read_text("utf-8")))
-    }
-    assert not leftovers, leftovers
-
-
-def test_the_script_check_finds_a_forgotten_word() -> None:
-    assert script_leftovers('el("p", {}, "No trick has been taken yet.");')
-    assert script_leftovers("x.textContent = `Trick ${n} of ${m}`;")
-    assert script_leftovers('button("Pass", {});')
-    assert script_leftovers('x = `${t("Why?")} ${words}`;')
-    assert not script_leftovers('el("p", {}, t("No trick has been taken yet."));')
-    assert not script_leftovers('x.textContent = t("Trick {n} of {m}", { n, m });')
-    assert not script_leftovers('node.querySelector(".card.live"); el("span", { class: "who" });')
 
 
 # The glossaries -------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from sheepshead.actions import (
     Name,
 )
 from sheepshead.cards import DECK, FAIL_SUITS, ace_of
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.refusals import IllegalAction, Refusal
 from sheepshead.rules import PRESETS
 

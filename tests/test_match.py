@@ -38,21 +38,26 @@ def test_dealers_rotate_and_scores_run() -> None:
         match = play(match, b"run %d" % number, passing=False)
         last = match.hands[-1]
         result = last.result()
-        assert result is not None and sum(result.scores) == 0
+        assert result is not None
+        assert sum(result.scores) == 0
         totals = [a + b for a, b in zip(totals, result.scores, strict=True)]
         assert list(match.scores) == totals
     assert [g.dealer for g in match.hands] == [3, 4, 0, 1, 2, 3, 4]
-    assert match.next_dealer == 0 and match.current is None
+    assert match.next_dealer == 0
+    assert match.current is None
 
 
 def test_a_doubler_doubles_the_next_hand() -> None:
     match = play(Match(DOUBLER), b"one", passing=True)
     assert match.hands[-1].result().result is Result.DOUBLER  # type: ignore[union-attr]
-    assert match.doubles_owed == 1 and match.scores == (0,) * 5
+    assert match.doubles_owed == 1
+    assert match.scores == (0,) * 5
     match = play(match, b"two", passing=False)
     game = match.hands[-1]
     result = game.result()
-    assert game.multiplier == 2 and result is not None and result.multiplier % 2 == 0
+    assert game.multiplier == 2
+    assert result is not None
+    assert result.multiplier % 2 == 0
     assert match.doubles_owed == 0
     match = play(match, b"three", passing=False)
     assert match.hands[-1].multiplier == 1

@@ -11,14 +11,13 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-import test_daily_api as daily_api
+import daily_helpers as daily_api
+from daily_helpers import NOON, SECRET, Clock, board, ok, play_day, visitor
 from sheepshead.cli import main as cli_main
 from sheepshead.names import keys, player_label
 from sheepshead.server.identity import COOKIE
-from sheepshead.store.daily import DailyStore, DisplayName
-from sheepshead.store.games import Store
+from sheepshead.store.identity import DisplayName, IdentityStore
 from sheepshead.store.name_keys import rekey_names
-from test_daily_api import NOON, SECRET, Clock, board, ok, play_day, visitor
 
 # The daily game's fixtures: a fresh app per test, on SQLite and on PostgreSQL.
 postgres_url = daily_api.postgres_url
@@ -53,15 +52,15 @@ def test_invisible_look_alikes_of_a_taken_name_are_refused(app: FastAPI) -> None
     assert ok(mallory.get("/api/v1/daily/me"))["name"] is None
 
 
-def _old_name(store: DailyStore, text: str) -> str:
+def _old_name(store: IdentityStore, text: str) -> str:
     """A player whose name was stored by the old check, with the old keys (the old
     skeleton kept default-ignorables, so the filler made a key of its own)."""
-    player = Store(store.engine).new_player()
+    player = store.new_player()
     store.set_name(player, text, text.casefold(), "old:" + text.casefold())
     return player
 
 
-def _hidden(store: DailyStore) -> dict[str, bool]:
+def _hidden(store: IdentityStore) -> dict[str, bool]:
     with store.engine.connect() as conn:
         rows = conn.execute(select(DisplayName.text, DisplayName.hidden)).all()
     return {row.text: row.hidden for row in rows}
@@ -70,7 +69,7 @@ def _hidden(store: DailyStore) -> dict[str, bool]:
 def test_hide_name_typed_as_it_looks_hides_the_impersonator_too(
     app: FastAPI, database_url: str
 ) -> None:
-    store = DailyStore(app.state.engine)
+    store = IdentityStore(app.state.engine)
     # The impersonator came first: the real name still keeps its keys.
     impostor = _old_name(store, "Robert\u1160")
     robert = _old_name(store, "Robert")

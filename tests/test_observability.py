@@ -140,7 +140,8 @@ def test_the_log_never_holds_a_card_a_seed_a_body_or_a_player_id(
     state = new_game(client)["state"]
     steps = play_hand(client, state)
     over = steps[-1]["state"]
-    assert over["hand_over"] and over["seed"]
+    assert over["hand_over"]
+    assert over["seed"]
     client.get(f"/api/v1/games/{state['id']}/hands/1/record")
     client.get(f"/api/v1/verify?seed={over['seed']}")
 
@@ -176,7 +177,8 @@ def test_an_unexpected_error_is_logged_as_500_with_its_class_not_its_message(
     assert client.get("/broken").status_code == 500
     (line,) = map(json.loads, log_lines)
     assert (line["route"], line["status"], line["error"]) == ("/broken", 500, "RuntimeError")
-    assert "QC" not in log_lines[0] and "0123abcd" not in log_lines[0]
+    assert "QC" not in log_lines[0]
+    assert "0123abcd" not in log_lines[0]
 
 
 def test_a_logged_traceback_keeps_the_frames_and_the_class_but_not_the_message() -> None:
@@ -193,7 +195,8 @@ def test_a_logged_traceback_keeps_the_frames_and_the_class_but_not_the_message()
     assert line["msg"] == "Exception in ASGI application"
     assert line["exception"] == "ValueError"
     assert "test_a_logged_traceback" in line["traceback"]
-    assert "QC" not in json.dumps(line) and "0123abcd" not in json.dumps(line)
+    assert "QC" not in json.dumps(line)
+    assert "0123abcd" not in json.dumps(line)
 
 
 # Metrics ---------------------------------------------------------------------------------
@@ -332,7 +335,8 @@ def test_without_a_database_requests_get_503_at_once_and_health_stays_up(
         assert sample(metrics(client), "sheepshead_database_up") == 0
         # A page says it in the reader's language, with when to try again.
         page = client.get("/daily", headers={"accept-language": "de-DE"})
-        assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
+        assert page.status_code == 503
+        assert page.headers["content-type"].startswith("text/html")
         assert page.headers["retry-after"] == reply.headers["retry-after"]
         assert '<html lang="de">' in page.text
         assert "Die Datenbank des Spiels ist gerade nicht erreichbar." in page.text
@@ -363,6 +367,7 @@ def test_metrics_are_off_without_a_token(tmp_path: Path) -> None:
         client = make_client(app)
         for headers in ({}, {"authorization": "Bearer "}, {"authorization": f"Bearer {TOKEN}"}):
             response = client.get("/metrics", headers=headers)
-            assert response.status_code == 404 and "sheepshead_" not in response.text
+            assert response.status_code == 404
+            assert "sheepshead_" not in response.text
     finally:
         app.state.engine.dispose()

@@ -35,7 +35,8 @@ from sheepshead.actions import (
     Play,
 )
 from sheepshead.cards import DECK, FAIL_SUITS, TRUMPS, Card, Rank, Suit, card_points
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.record import dumps, loads, replay, to_record
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import PRESETS, JdPickerHolds, LeasterBlind, PartnerRule, Rules
@@ -90,13 +91,16 @@ def check_views(game: Game) -> None:
     played = {c for t in game.tricks for c in t.cards} | set(game.trick_cards)
     for seat in range(game.players):
         view = game.view(seat)
-        assert set(view.cards) == set(game.hands[seat]) and len(view.cards) == len(game.hands[seat])
+        assert set(view.cards) == set(game.hands[seat])
+        assert len(view.cards) == len(game.hands[seat])
         is_picker = seat == game.picker
         if done:
             continue
         assert view.result is None
         if not is_picker:
-            assert view.blind is None and view.bury is None and view.unknown is None
+            assert view.blind is None
+            assert view.bury is None
+            assert view.unknown is None
         visible = set(game.hands[seat]) | played
         if game.called is not None:
             visible.add(game.called)
@@ -135,7 +139,7 @@ def other_actions(game: Game) -> list[Action]:
     return actions
 
 
-def check_actions(game: Game, draw: st.DrawFn) -> None:
+def check_actions(game: Game, data: st.DataObject) -> None:
     seat = game.turn
     assert seat is not None
     legal = game.legal_actions()
@@ -147,7 +151,7 @@ def check_actions(game: Game, draw: st.DrawFn) -> None:
         assert all(set(a.cards) <= set(game.hands[seat]) for a in sample)  # type: ignore[union-attr]
         expected = len(list(combinations(game.hands[seat], game.rules.blind_size)))
         assert len(sample) == expected
-        sample = [sample[0], sample[-1], draw(st.sampled_from(sample))]
+        sample = [sample[0], sample[-1], data.draw(st.sampled_from(sample))]
     for action in sample:
         assert game.why_illegal(Move(seat, action)) is None
         assert game.apply(action).moves[-1] == Move(seat, action)
@@ -196,7 +200,8 @@ def ref_legal_cards(game: Game) -> set[Card]:
     open_suit = suit is not None and not ref_led_before(game, suit)
     duty: set[Card] = set()
     if open_suit and (first_card is None or led is not suit):
-        assert suit is not None and called is not None
+        assert suit is not None
+        assert called is not None
         if called in hand:
             duty = {called}
         elif is_picker and game.unknown is not None:
@@ -218,8 +223,9 @@ def ref_legal_cards(game: Game) -> set[Card]:
     if follow:
         if open_suit and led is suit:
             if called in follow:
-                return {called}  # type: ignore[arg-type]
-            ace = Card(Rank.ACE, suit)  # type: ignore[arg-type]
+                return {called}
+            assert suit is not None
+            ace = Card(Rank.ACE, suit)
             if is_picker and ten_call and ace in follow:
                 return {ace}
         return follow
@@ -314,14 +320,14 @@ def ref_scores(game: Game) -> tuple[int, ...]:
         )
     side = game.partners | {game.picker}
     won = [t for t in game.tricks if t.winner in side]
-    points = sum(t.points for t in won) + card_points(game.bury)
+    side_points = sum(t.points for t in won) + card_points(game.bury)
     if len(won) == rules.tricks:
         win, m = True, 3
     elif not won:
         win, m = False, 3
     else:
-        win = points >= 61
-        m = 2 if points >= 91 or points <= 30 else 1
+        win = side_points >= 61
+        m = 2 if side_points >= 91 or side_points <= 30 else 1
     m *= game.multiplier * 2 ** len(game.cracks)
     forced = rules.nobody_picks.value == "forced-pick" and game.picker == game.dealer
     if not win and rules.double_on_the_bump and not (forced and not rules.forced_pick_bump):
@@ -335,21 +341,25 @@ def ref_scores(game: Game) -> tuple[int, ...]:
 
 def check_result(game: Game) -> None:
     result = game.result()
-    assert result is not None and sum(result.scores) == 0
+    assert result is not None
+    assert sum(result.scores) == 0
     assert result.scores == ref_scores(game)
     if result.points is None:
-        assert result.result.value == "doubler" and result.tricks == ()
+        assert result.result.value == "doubler"
+        assert result.tricks == ()
         assert all(s == 0 for s in result.scores)
     elif result.picker is None:
         aside = game.rules.leaster_blind is LeasterBlind.ASIDE
         assert sum(result.points) == 120 - (card_points(game.blind) if aside else 0)
     else:
-        assert sum(result.points) == 120 and len(result.tricks) == game.rules.tricks
+        assert sum(result.points) == 120
+        assert len(result.tricks) == game.rules.tricks
         assert result.alone == (not result.partners)
     for seat in range(game.players):
         assert game.view(seat).result == result
     again = replay(json.loads(dumps(game)))
-    assert again.moves == game.moves and again.result() == result
+    assert again.moves == game.moves
+    assert again.result() == result
     assert to_record(again) == to_record(game)
 
 
@@ -364,7 +374,7 @@ def play_hand(rules: Rules, data: st.DataObject) -> Game:
     while not game.is_done:
         check_cards(game)
         check_views(game)
-        check_actions(game, data.draw)
+        check_actions(game, data)
         check_against_reference(game)
         legal = game.legal_actions()
         if passing and Pass() in legal:
@@ -376,7 +386,8 @@ def play_hand(rules: Rules, data: st.DataObject) -> Game:
             assert loads(dumps(game)).moves == game.moves
     check_cards(game)
     check_views(game)
-    assert game.legal_actions() == () and game.turn is None
+    assert game.legal_actions() == ()
+    assert game.turn is None
     assert game.why_illegal(Move(0, Pass())) == "the hand is over"
     check_result(game)
     return game

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import game_of, legal, run
+from hands import game_of, legal, run
 from sheepshead.game import Game
 from sheepshead.record import FORMAT, RecordError, check, dumps, loads, replay, to_record
 from sheepshead.rules import PRESETS, Rules
@@ -60,7 +60,8 @@ def test_golden_record_checked_as_a_process(name: str) -> None:
     done = sheepshead_check(str(GOLDEN / f"{name}.json"))
     want = expected(name)
     assert done.stderr == ""
-    assert done.stdout.endswith("\n") and done.stdout.count("\n") == 1, "one JSON object, one line"
+    assert done.stdout.endswith("\n"), "one JSON object, one line"
+    assert done.stdout.count("\n") == 1, "one JSON object, one line"
     assert json.loads(done.stdout) == want
     assert done.stdout == json.dumps(want) + "\n"  # byte for byte, keys in the documented order
     assert done.returncode == (0 if want["ok"] else 1)
@@ -70,12 +71,14 @@ def test_golden_record_checked_as_a_process(name: str) -> None:
 def test_golden_record_in_process_agrees_and_round_trips(name: str) -> None:
     text = (GOLDEN / f"{name}.json").read_text()
     code, output = check(text)
-    assert output == expected(name) and code == (0 if output["ok"] else 1)
+    assert output == expected(name)
+    assert code == (0 if output["ok"] else 1)
     if not output["ok"]:
         return
     game = loads(text)
     again = replay(json.loads(dumps(game)))
-    assert again.moves == game.moves and again.result() == game.result()
+    assert again.moves == game.moves
+    assert again.result() == game.result()
     if name != "reader-forms":  # written in canonical form already
         assert to_record(game) == json.loads(text)
 
@@ -94,8 +97,10 @@ def test_golden_results_show_what_their_names_say() -> None:
     assert result("every-trick")[0] == "win-no-trick"
     assert result("zero-point-trick-lost")[:2] == ("win-schneider", [120, 0])
     no_trick = expected("no-trick")
-    assert no_trick["result"] == "loss-no-trick" and no_trick["points"][0] > 0  # the bury's
-    assert expected("doubler")["tricks"] == [] and expected("doubler")["points"] is None
+    assert no_trick["result"] == "loss-no-trick"
+    assert no_trick["points"][0] > 0
+    assert expected("doubler")["tricks"] == []
+    assert expected("doubler")["points"] is None
     crack = expected("crack")  # record multiplier 2, two cracks, bumped: 16 a defender
     assert crack["scores"] == [16, -32, 16, -16, 16]
     assert expected("second-partner")["partners"] == [0, 2]
@@ -108,7 +113,8 @@ def test_a_record_is_written_in_canonical_form_and_replays() -> None:
     game = run(game_of("* / * / * / * / * | *"), "1 pass, 2 pick, 2 bury 8H 7H")
     record = to_record(game)
     assert list(record) == ["format", "rules", "dealer", "hands", "blind", "actions"]
-    assert record["format"] == FORMAT and record["rules"] == {}
+    assert record["format"] == FORMAT
+    assert record["rules"] == {}
     assert record["actions"] == ["1 pass", "2 pick", "2 bury 7H 8H"]
     assert replay(record).moves == game.moves
 
@@ -122,7 +128,8 @@ def test_readers_accept_10_for_t_and_a_bury_in_any_order() -> None:
 
 def test_multiplier_is_written_only_when_not_one() -> None:
     game = Game.deal(Rules(), 0, b"m", multiplier=2)
-    assert to_record(game)["multiplier"] == 2 and replay(to_record(game)).multiplier == 2
+    assert to_record(game)["multiplier"] == 2
+    assert replay(to_record(game)).multiplier == 2
     assert "multiplier" not in to_record(Game.deal(Rules(), 0, b"m"))
 
 
@@ -164,7 +171,8 @@ def test_record_error_carries_the_index() -> None:
     record = {**to_record(game_of("* / * / * / * / * | *")), "actions": ["1 pass", "1 pass"]}
     with pytest.raises(RecordError) as caught:
         replay(record)
-    assert caught.value.action == 1 and caught.value.message == "it is seat 2's turn, not seat 1's"
+    assert caught.value.action == 1
+    assert caught.value.message == "it is seat 2's turn, not seat 1's"
 
 
 # Positions ----------------------------------------------------------------------------
@@ -176,14 +184,16 @@ def test_a_position_lists_every_bury_in_byte_order() -> None:
     record = json.loads((GOLDEN / "position-bury.json").read_text())
     cards = [*record["hands"][seat], *record["blind"]]
     every = sorted(f"{seat} bury {' '.join(sorted(pair))}" for pair in combinations(cards, 2))
-    assert out["next"]["legal"] == every and len(every) == 28
+    assert out["next"]["legal"] == every
+    assert len(every) == 28
     assert every == sorted(every, key=lambda s: s.encode())
 
 
 def test_a_four_handed_position_lists_every_four_card_bury() -> None:
     game = run(Game.deal(PRESETS["four-handed"], 0, b"bury four"), "1 pick")
     code, output = check(dumps(game))
-    assert code == 0 and output["complete"] is False
+    assert code == 0
+    assert output["complete"] is False
     assert len(output["next"]["legal"]) == 330
     assert output["next"]["legal"] == sorted(output["next"]["legal"])
 

@@ -1,7 +1,7 @@
 """One test (or table row) per rule of rules.md, before play: seats, picking, deal table,
 bury, each kind of call, the jack-of-diamonds partner, cracking, and nobody picking.
 
-Deals are written in card text (see conftest.py). Refusals are checked with the exact
+Deals are written in card text (see hands.py). Refusals are checked with the exact
 reason a person is shown.
 """
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import game_of, legal, reason, run
+from hands import game_of, legal, reason, run
 from sheepshead.cards import card_points
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, PartnerRule, Rules, RulesError
 
 # Seat 3 picks here; the dealt hands leave it one club (9C) and two hearts (7H 8H).
@@ -56,7 +57,9 @@ def test_picking_goes_left_from_the_dealers_left_and_the_dealer_speaks_last(deal
 
 def test_the_first_pick_ends_picking_and_the_picker_takes_the_blind() -> None:
     game = run(game_of(ACE_DEAL), "1 pass, 2 pick")
-    assert game.picker == 2 and game.phase is Phase.BURYING and game.turn == 2
+    assert game.picker == 2
+    assert game.phase is Phase.BURYING
+    assert game.turn == 2
     cards = sorted(c.text for c in game.hands[2])
     assert cards == sorted(["JC", "KC", "TC", "8C", "QH", "KH", "7S", "8D"])
     assert reason(game, "3 pass") == "it is seat 2's turn, not seat 3's"
@@ -65,7 +68,8 @@ def test_the_first_pick_ends_picking_and_the_picker_takes_the_blind() -> None:
 
 def test_the_seat_on_the_dealers_left_leads_the_first_trick() -> None:
     game = picked(ACE_DEAL, None, "3 bury 7S 8D", "3 call AC")
-    assert game.phase is Phase.PLAYING and game.turn == 1
+    assert game.phase is Phase.PLAYING
+    assert game.turn == 1
     assert reason(game, "3 play AS") == "it is seat 1's turn, not seat 3's"
 
 
@@ -94,9 +98,11 @@ def test_out_of_turn_and_wrong_phase_reasons() -> None:
 def test_deal_table(name: str, players: int, each: int, blind: int, partner: str) -> None:
     rules = PRESETS[name]
     assert (rules.players, rules.cards_per_seat, rules.blind_size) == (players, each, blind)
-    assert rules.partner.value == partner and rules.tricks == each
+    assert rules.partner.value == partner
+    assert rules.tricks == each
     game = Game.deal(rules, 0, b"deal-table")
-    assert [len(h) for h in game.hands] == [each] * players and len(game.blind) == blind
+    assert [len(h) for h in game.hands] == [each] * players
+    assert len(game.blind) == blind
     assert card_points(c for h in game.hands for c in h) + card_points(game.blind) == 120
     picker = run(game, "1 pick")
     assert len(picker.legal_actions()[0].cards) == blind  # type: ignore[union-attr]
@@ -104,14 +110,16 @@ def test_deal_table(name: str, players: int, each: int, blind: int, partner: str
 
 def test_standard_is_the_default_rules_object() -> None:
     rules = PRESETS["standard"]
-    assert rules == Rules() and rules.to_record() == {}
+    assert rules == Rules()
+    assert rules.to_record() == {}
     assert (rules.call_unknown, rules.call_ten, rules.alone, rules.cracking) == (
         True,
         True,
         True,
         False,
     )
-    assert rules.nobody_picks.value == "leaster" and rules.double_on_the_bump
+    assert rules.nobody_picks.value == "leaster"
+    assert rules.double_on_the_bump
 
 
 @pytest.mark.parametrize(
@@ -141,8 +149,10 @@ def test_invalid_rules_are_refused_with_a_clear_message(
 def test_the_picker_may_bury_any_two_of_eight_cards() -> None:
     game = picked(ACE_DEAL)
     buries = legal(game)
-    assert len(buries) == 28 and buries == sorted(buries)
-    assert buries[0] == "bury 7H 7S" and "bury 9C QD" in buries
+    assert len(buries) == 28
+    assert buries == sorted(buries)
+    assert buries[0] == "bury 7H 7S"
+    assert "bury 9C QD" in buries
     assert reason(game, "3 bury 7S") == "the picker buries 2 cards, not 1"
     assert reason(game, "3 bury AC 7S") == "the picker does not hold AC"
     assert reason(game, "3 call AC") == "seat 3 must bury now, not call"
@@ -186,8 +196,11 @@ def test_a_buried_ace_is_held() -> None:
 
 def test_the_called_aces_holder_is_the_partner() -> None:
     game = picked(ACE_DEAL, None, "3 bury 7S 8D", "3 call AH")
-    assert game.partners == frozenset({1}) and not game.alone and game.called is not None
-    assert game.view(1).partner and not game.view(0).partner
+    assert game.partners == frozenset({1})
+    assert not game.alone
+    assert game.called is not None
+    assert game.view(1).partner
+    assert not game.view(0).partner
 
 
 # The unknown card ------------------------------------------------------------------
@@ -230,11 +243,16 @@ def test_no_unknown_call_when_the_picker_holds_all_three_aces() -> None:
 def test_the_unknown_card_is_known_to_the_picker_only() -> None:
     game = picked(UNKNOWN_DEAL, None, "3 bury 7S KS", "3 call AH unknown 7D")
     assert game.partners == frozenset({0})
-    assert game.view(3).unknown is not None and game.view(3).unknown.text == "7D"
+    assert game.view(3).unknown is not None
+    unknown = game.view(3).unknown
+    assert unknown is not None
+    assert unknown.text == "7D"
     for seat in (0, 1, 2, 4):
         view = game.view(seat)
-        assert view.unknown is None and view.unknown_call
-        assert "3 call AH unknown" in view.moves and "3 call AH unknown 7D" not in view.moves
+        assert view.unknown is None
+        assert view.unknown_call
+        assert "3 call AH unknown" in view.moves
+        assert "3 call AH unknown 7D" not in view.moves
 
 
 # The called ten ------------------------------------------------------------------
@@ -277,7 +295,9 @@ def test_a_trump_ten_is_never_called() -> None:
 
 def test_alone_is_allowed_by_default() -> None:
     game = picked(ACE_DEAL, None, "3 bury 7S 8D", "3 alone")
-    assert game.alone and game.partners == frozenset() and game.phase is Phase.PLAYING
+    assert game.alone
+    assert game.partners == frozenset()
+    assert game.phase is Phase.PLAYING
 
 
 def test_alone_refused_when_the_option_is_off_and_a_call_exists() -> None:
@@ -312,7 +332,8 @@ def test_jack_of_diamonds_call_takes_its_holder_as_partner() -> None:
         "under the jack-of-diamonds rule the picker may alone or call JD"
     )
     game = run(game, "3 call JD")
-    assert game.partners == frozenset({0}) and game.called_suit is None
+    assert game.partners == frozenset({0})
+    assert game.called_suit is None
 
 
 def test_jack_of_diamonds_picker_holding_it_plays_alone() -> None:
@@ -356,7 +377,8 @@ def test_six_handed_second_partner_is_the_seat_on_the_pickers_right() -> None:
 
 def test_six_handed_no_second_partner_when_alone() -> None:
     game = run(game_of(SIX_DEAL, SIX_SECOND), "1 pass, 2 pass, 3 pick, 3 bury 7S 8D, 3 alone")
-    assert game.partners == frozenset() and game.alone
+    assert game.partners == frozenset()
+    assert game.alone
 
 
 def test_six_handed_without_the_option_has_one_partner() -> None:
@@ -370,7 +392,9 @@ def test_six_handed_without_the_option_has_one_partner() -> None:
 def test_no_partner_no_call_step(name: str) -> None:
     game = run(Game.deal(PRESETS[name], 0, b"no-call"), "1 pick")
     game = game.apply(game.legal_actions()[0])  # the bury
-    assert game.phase is Phase.PLAYING and game.alone and game.turn == 1
+    assert game.phase is Phase.PLAYING
+    assert game.alone
+    assert game.turn == 1
 
 
 # Cracking ---------------------------------------------------------------------------
@@ -384,23 +408,27 @@ def test_cracking_seats_after_the_picker_up_to_the_dealer_in_order() -> None:
     while game.phase is Phase.CRACKING:
         order.append(game.turn)
         game = run(game, f"{game.turn} nocrack")
-    assert order == [3, 4, 0] and game.turn == 1
+    assert order == [3, 4, 0]
+    assert game.turn == 1
 
 
 def test_each_crack_doubles_and_the_partner_may_only_say_no_crack() -> None:
     game = run(game_of(ACE_DEAL, CRACKING), "1 pass, 2 pick, 2 bury 7S 8D, 2 call AC")
     assert legal(game) == ["crack", "nocrack"]
     game = run(game, "3 crack, 4 crack")
-    assert game.turn == 0 and legal(game) == ["nocrack"]  # seat 0 holds AC
+    assert game.turn == 0
+    assert legal(game) == ["nocrack"]
     assert reason(game, "0 crack") == "the picker's partner may not crack"
     game = run(game, "0 nocrack")
-    assert game.cracks == (3, 4) and game.phase is Phase.PLAYING
+    assert game.cracks == (3, 4)
+    assert game.phase is Phase.PLAYING
 
 
 def test_no_cracking_when_the_dealer_picks() -> None:
     game = run(game_of(ACE_DEAL, CRACKING, dealer=3), "4 pass, 0 pass, 1 pass, 2 pass, 3 pick")
     game = run(game, "3 bury 7S 8D, 3 call AC")
-    assert game.phase is Phase.PLAYING and game.turn == 4
+    assert game.phase is Phase.PLAYING
+    assert game.turn == 4
 
 
 def test_no_cracking_unless_the_option_is_on() -> None:
@@ -416,40 +444,51 @@ ALL_PASS = "1 pass, 2 pass, 3 pass, 4 pass, 0 pass"
 
 def test_leaster_when_everyone_passes() -> None:
     game = run(game_of(ACE_DEAL), ALL_PASS)
-    assert game.phase is Phase.PLAYING and game.picker is None and game.is_leaster
+    assert game.phase is Phase.PLAYING
+    assert game.picker is None
+    assert game.is_leaster
     assert game.turn == 1
 
 
 def test_leaster_named_trick_the_dealer_names_before_play() -> None:
     game = run(game_of(ACE_DEAL, Rules(leaster_blind="named-trick")), ALL_PASS)  # type: ignore[arg-type]
-    assert game.phase is Phase.NAMING and game.turn == 0
+    assert game.phase is Phase.NAMING
+    assert game.turn == 0
     assert legal(game) == [f"name {t}" for t in range(1, 7)]
     assert reason(game, "0 name 7") == "name a trick from 1 to 6, not 7"
     assert reason(game, "0 name 0") == "name a trick from 1 to 6, not 0"
     game = run(game, "0 name 4")
-    assert game.named_trick == 4 and game.turn == 1 and game.phase is Phase.PLAYING
+    assert game.named_trick == 4
+    assert game.turn == 1
+    assert game.phase is Phase.PLAYING
 
 
 def test_named_trick_numbers_sort_as_text() -> None:
-    game = run(
-        Game.deal(Rules(players=3, leaster_blind="named-trick"), 0, b"x"), "1 pass, 2 pass, 0 pass"
-    )  # type: ignore[arg-type]
+    rules = Rules(players=3, leaster_blind="named-trick")  # type: ignore[arg-type]
+    game = run(Game.deal(rules, 0, b"x"), "1 pass, 2 pass, 0 pass")
     assert legal(game) == ["name 1", "name 10"] + [f"name {t}" for t in range(2, 10)]
 
 
 def test_doubler_throws_the_hand_in() -> None:
     game = run(game_of(ACE_DEAL, Rules(nobody_picks="doubler")), ALL_PASS)  # type: ignore[arg-type]
-    assert game.phase is Phase.DONE and game.turn is None and legal(game) == []
+    assert game.phase is Phase.DONE
+    assert game.turn is None
+    assert legal(game) == []
     result = game.result()
-    assert result is not None and result.result.value == "doubler"
-    assert result.scores == (0, 0, 0, 0, 0) and result.tricks == () and result.points is None
-    assert result.picker is None and result.partners == () and not result.alone
+    assert result is not None
+    assert result.result.value == "doubler"
+    assert result.scores == (0, 0, 0, 0, 0)
+    assert result.tricks == ()
+    assert result.points is None
+    assert result.picker is None
+    assert result.partners == ()
+    assert not result.alone
 
 
 def test_forced_pick_the_dealer_must_pick() -> None:
-    game = run(
-        game_of(ACE_DEAL, Rules(nobody_picks="forced-pick")), "1 pass, 2 pass, 3 pass, 4 pass"
-    )  # type: ignore[arg-type]
-    assert game.turn == 0 and legal(game) == ["pick"]
+    rules = Rules(nobody_picks="forced-pick")  # type: ignore[arg-type]
+    game = run(game_of(ACE_DEAL, rules), "1 pass, 2 pass, 3 pass, 4 pass")
+    assert game.turn == 0
+    assert legal(game) == ["pick"]
     assert reason(game, "0 pass") == "everyone else passed: the dealer must pick"
     assert run(game, "0 pick").picker == 0

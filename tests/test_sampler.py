@@ -20,7 +20,8 @@ from sheepshead.actions import PICK, Call, Play
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler, World, plays_of
 from sheepshead.cards import DECK, Card, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, JdPickerHolds, PartnerRule, Rules
 from sheepshead.view import SeatView
 from test_sim import deal, random_rules, to_play
@@ -162,7 +163,8 @@ def test_an_ace_call_keeps_a_card_of_its_suit_with_the_picker() -> None:
     for _ in range(50):
         world = sampler.sample(rng)
         assert heart & set(world.hands[2]), "the picker keeps a heart until hearts are led"
-        assert ace not in world.hands[2] and ace not in world.bury
+        assert ace not in world.hands[2]
+        assert ace not in world.bury
         assert 0 < world.weight <= 1
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import game_of, run
+from hands import game_of, run
 from sheepshead.game import Game
 from sheepshead.record import loads, replay
 from sheepshead.rules import Result, Rules, picker_result, picker_scores
@@ -33,7 +33,8 @@ def test_worked_trick_7d_wins_25() -> None:
     game = run(game, "1 play 10C, 2 play AC, 3 play 7D, 4 play KC, 0 play 9H")
     trick = game.tricks[0]
     assert [c.text for c in trick.cards] == ["TC", "AC", "7D", "KC", "9H"]
-    assert (trick.winner, trick.points) == (3, 25) and game.turn == 3
+    assert (trick.winner, trick.points) == (3, 25)
+    assert game.turn == 3
 
 
 def test_worked_hand_52_plus_12_is_a_plain_win() -> None:
@@ -44,7 +45,8 @@ def test_worked_hand_52_plus_12_is_a_plain_win() -> None:
     side = {result.picker, *result.partners}
     assert sum(t.points for t in result.tricks if t.winner in side) == 52
     assert sum(c.points for c in game.bury) == 12
-    assert result.points == (64, 56) and result.result is Result.WIN
+    assert result.points == (64, 56)
+    assert result.result is Result.WIN
     assert result.scores == (-1, -1, 2, -1, 1)  # picker +2, partner +1, defenders -1
 
 
@@ -93,7 +95,8 @@ def test_shares_by_head_count(
     players: int, partners: set[int], result: Result, multiplier: int, scores: tuple[int, ...]
 ) -> None:
     got = picker_scores(players, 2, frozenset(partners), result, multiplier)
-    assert got == scores and sum(got) == 0
+    assert got == scores
+    assert sum(got) == 0
 
 
 # Multipliers through the engine -------------------------------------------------------
@@ -107,7 +110,9 @@ def worked_record() -> dict[str, object]:
 
 def test_record_multiplier_multiplies_the_hand() -> None:
     result = replay({**worked_record(), "multiplier": 2}).result()
-    assert result is not None and result.scores == (-2, -2, 4, -2, 2) and result.multiplier == 2
+    assert result is not None
+    assert result.scores == (-2, -2, 4, -2, 2)
+    assert result.multiplier == 2
 
 
 def test_double_on_the_bump_doubles_a_loss_of_the_pickers_side() -> None:
@@ -115,22 +120,26 @@ def test_double_on_the_bump_doubles_a_loss_of_the_pickers_side() -> None:
     loss = json.loads((GOLDEN / "points-60.json").read_text())
     for rules, factor in (({}, 2), ({"double_on_the_bump": False}, 1)):
         result = replay({**loss, "rules": rules}).result()
-        assert result is not None and result.result is Result.LOSS
+        assert result is not None
+        assert result.result is Result.LOSS
         picker = result.picker
-        assert picker is not None and result.scores[picker] == -2 * factor
+        assert picker is not None
+        assert result.scores[picker] == -2 * factor
         assert result.multiplier == factor
 
 
 def test_a_win_is_never_bumped() -> None:
     result = replay(worked_record()).result()
-    assert result is not None and result.multiplier == 1
+    assert result is not None
+    assert result.multiplier == 1
 
 
 def test_multipliers_multiply_record_cracks_and_bump() -> None:
     crack = json.loads((GOLDEN / "crack.json").read_text())
     assert crack["multiplier"] == 2
     result = replay(crack).result()
-    assert result is not None and result.result is Result.LOSS
+    assert result is not None
+    assert result.result is Result.LOSS
     game = replay(crack)
     assert len(game.cracks) == 2
     assert result.multiplier == 2 * 2 * 2 * 2  # record x crack x crack x bump
@@ -142,7 +151,9 @@ def test_forced_pick_bump_option(bump: bool, factor: int) -> None:
     record = json.loads((GOLDEN / "forced-pick.json").read_text())
     record["rules"] = {**record["rules"], "forced_pick_bump": bump}
     result = replay(record).result()
-    assert result is not None and result.result is Result.LOSS and result.picker == 0
+    assert result is not None
+    assert result.result is Result.LOSS
+    assert result.picker == 0
     assert result.scores == (-4 * factor, factor, factor, factor, factor)
 
 
@@ -151,7 +162,8 @@ def test_the_no_bump_option_applies_only_to_a_forced_pick() -> None:
     record = json.loads((GOLDEN / "forced-pick.json").read_text())
     record["rules"] = {"forced_pick_bump": False}
     result = replay(record).result()
-    assert result is not None and result.multiplier == 2
+    assert result is not None
+    assert result.multiplier == 2
 
 
 # Leaster ------------------------------------------------------------------------------
@@ -160,22 +172,29 @@ def test_the_no_bump_option_applies_only_to_a_forced_pick() -> None:
 def leaster(name: str) -> tuple[tuple[int, ...], tuple[int, ...], Game]:
     game = replay(json.loads((GOLDEN / f"{name}.json").read_text()))
     result = game.result()
-    assert result is not None and result.result is Result.LEASTER and result.points is not None
-    assert result.picker is None and result.partners == () and not result.alone
+    assert result is not None
+    assert result.result is Result.LEASTER
+    assert result.points is not None
+    assert result.picker is None
+    assert result.partners == ()
+    assert not result.alone
     return result.points, result.scores, game
 
 
 def test_leaster_fewest_points_among_trick_takers_wins_one_from_each() -> None:
     points, scores, game = leaster("leaster-named-trick")
     takers = {t.winner for t in game.tricks}
-    assert 3 not in takers and points[3] == 0  # no trick: cannot win
-    assert scores == (4, -1, -1, -1, -1) and points[0] == min(points[s] for s in takers)
+    assert 3 not in takers
+    assert points[3] == 0
+    assert scores == (4, -1, -1, -1, -1)
+    assert points[0] == min(points[s] for s in takers)
 
 
 def test_leaster_without_the_trick_rule_a_seat_with_no_trick_may_win() -> None:
     points, scores, game = leaster("leaster-no-trick-may-win")
     assert 0 not in {t.winner for t in game.tricks}
-    assert points[0] == 0 and scores == (4, -1, -1, -1, -1)
+    assert points[0] == 0
+    assert scores == (4, -1, -1, -1, -1)
 
 
 def test_leaster_tied_winners_each_get_one_from_each_non_winner() -> None:
@@ -186,7 +205,8 @@ def test_leaster_tied_winners_each_get_one_from_each_non_winner() -> None:
 
 def test_leaster_all_tie_nobody_scores() -> None:
     points, scores, _ = leaster("leaster-all-tie")
-    assert len(set(points)) == 1 and scores == (0, 0, 0)
+    assert len(set(points)) == 1
+    assert scores == (0, 0, 0)
 
 
 @pytest.mark.parametrize(
@@ -200,23 +220,27 @@ def test_leaster_blind_goes_to_the_seat_the_rule_names(name: str, blind_to: str 
     for trick in game.tricks:
         taken[trick.winner] += trick.points
     if blind_to is None:
-        assert list(points) == taken and sum(points) == 120 - blind
+        assert list(points) == taken
+        assert sum(points) == 120 - blind
         return
     index = -1 if blind_to == "last" else (game.named_trick or 0) - 1
     seat = game.tricks[index].winner
     taken[seat] += blind
-    assert list(points) == taken and sum(points) == 120
+    assert list(points) == taken
+    assert sum(points) == 120
 
 
 def test_leaster_multiplier_after_a_doubler() -> None:
     record = json.loads((GOLDEN / "leaster-tie.json").read_text())
     result = replay({**record, "multiplier": 2}).result()
-    assert result is not None and result.scores == (-4, -4, -4, 6, 6)
+    assert result is not None
+    assert result.scores == (-4, -4, -4, 6, 6)
 
 
 def test_doubler_scores_nothing() -> None:
-    game = run(
-        Game.deal(Rules(nobody_picks="doubler"), 0, b"d"), "1 pass, 2 pass, 3 pass, 4 pass, 0 pass"
-    )  # type: ignore[arg-type]
+    rules = Rules(nobody_picks="doubler")  # type: ignore[arg-type]
+    game = run(Game.deal(rules, 0, b"d"), "1 pass, 2 pass, 3 pass, 4 pass, 0 pass")
     result = game.result()
-    assert result is not None and result.result is Result.DOUBLER and result.scores == (0,) * 5
+    assert result is not None
+    assert result.result is Result.DOUBLER
+    assert result.scores == (0,) * 5

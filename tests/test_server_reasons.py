@@ -20,9 +20,10 @@ from fastapi.testclient import TestClient
 
 from sheepshead import names
 from sheepshead.actions import Move, Play
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, Rules
-from sheepshead.server import Settings, create_app, daily_play, i18n, refused
+from sheepshead.server import Settings, create_app, daily_service, i18n, refused
 from sheepshead.server.refused import Refused
 from sheepshead.server.security import RateLimited
 from sheepshead.server.settings import Rate
@@ -128,7 +129,7 @@ def limited(seconds: int) -> dict[str, Any]:
 def day_players_gone() -> dict[str, Any]:
     row = SimpleNamespace(bot_version="standard/0")
     with pytest.raises(Refused) as caught:
-        daily_play.Daily.playable(cast(Any, None), cast(Any, row))
+        daily_service.Daily.playable(cast(Any, None), cast(Any, row))
     exc = caught.value
     assert exc.status_code == 503
     return refused.body(str(exc.detail), exc.code, exc.params)
@@ -167,7 +168,8 @@ def test_the_server_reasons_carry_their_parts_as_params(
     details = [r["detail"] for r in server_reasons]
     assert 'not "☃" (snowman).' in details[0]
     assert "(U+200B zero width space)" in details[2]
-    assert "at least 3 characters" in details[4] and server_reasons[4]["params"]["n"] == 3
+    assert "at least 3 characters" in details[4]
+    assert server_reasons[4]["params"]["n"] == 3
     assert "at most 24 characters" in details[5]
     assert "Cyrillic and Latin" in details[6]
     assert server_reasons[6]["params"]["scripts"] == ["Cyrillic", "Latin"]
@@ -183,7 +185,9 @@ def test_the_server_reasons_carry_their_parts_as_params(
 
 def test_the_page_reads_no_english_with_patterns() -> None:
     source = WORDS_JS.read_text("utf-8")
-    assert "RegExp" not in source and ".exec(" not in source and ".test(" not in source
+    assert "RegExp" not in source
+    assert ".exec(" not in source
+    assert ".test(" not in source
 
 
 @pytest.mark.parametrize("lang", ["en", *TRANSLATED])
@@ -200,18 +204,25 @@ def test_every_server_reason_that_varies_is_worded_from_its_code(
         return
     english = set(english_msgids())
     for reason, text in zip(server_reasons, texts, strict=True):
-        assert text != reason["detail"] and text not in english, (reason, text)
+        assert text != reason["detail"], (reason, text)
+        assert text not in english, (reason, text)
     # The varying parts are carried over, numbers in the language's digits.
     three, twenty_four = ("৩", "২৪") if lang == "bn" else ("3", "24")
-    assert "☃" in texts[0] and '"' in texts[1] and "U+200B" in texts[2]
+    assert "☃" in texts[0]
+    assert '"' in texts[1]
+    assert "U+200B" in texts[2]
     assert "U+1680" in texts[3]
-    assert three in texts[4] and twenty_four in texts[5]
+    assert three in texts[4]
+    assert twenty_four in texts[5]
     assert "snowman" not in texts[0]
     cyrillic = {"bn": "সিরিলিক", "de": "Kyrillisch"}[lang]
-    assert cyrillic in texts[6] and cyrillic not in texts[7]
-    assert "7KQ2-M9XD-4TPA" in texts[8] and ("১২" if lang == "bn" else "12") in texts[8]
+    assert cyrillic in texts[6]
+    assert cyrillic not in texts[7]
+    assert "7KQ2-M9XD-4TPA" in texts[8]
+    assert ("১২" if lang == "bn" else "12") in texts[8]
     assert "U" in texts[9]
-    assert "ᚠ" in texts[11] and "runic" not in texts[11]
+    assert "ᚠ" in texts[11]
+    assert "runic" not in texts[11]
     if lang == "bn":
         for text in texts[4:9]:
             latin = set(WORD.findall(CARD_CODES.sub(" ", text.replace("7KQ2-M9XD-4TPA", " "))))
@@ -237,10 +248,13 @@ def test_a_coded_refusal_is_worded_from_its_code_and_params(
         return
     english = set(english_msgids())
     for body, text in zip(coded, texts, strict=True):
-        assert text != body["detail"] and text not in english, (body, text)
+        assert text != body["detail"], (body, text)
+        assert text not in english, (body, text)
     minutes = re.search(r"\d+", coded[0]["detail"])
-    assert minutes and i18n.digits(minutes.group(), lang) in texts[0]
-    assert i18n.digits("1", lang) in texts[2] and i18n.digits("10", lang) in texts[3]
+    assert minutes
+    assert i18n.digits(minutes.group(), lang) in texts[0]
+    assert i18n.digits("1", lang) in texts[2]
+    assert i18n.digits("10", lang) in texts[3]
     assert i18n.digits(str(coded[4]["params"]["now"]), lang) in texts[4]
 
 
@@ -286,7 +300,8 @@ def test_every_refusal_of_a_card_is_worded_from_its_code(lang: str) -> None:
             who = (
                 "the picker" if refusal["params"]["picker"] else f"seat {refusal['params']['seat']}"
             )
-            assert text.startswith("You ") and refusal["text"].startswith(who + " ")
+            assert text.startswith("You ")
+            assert refusal["text"].startswith(who + " ")
         else:
             assert text not in english, (refusal, text)
 

@@ -15,7 +15,8 @@ from sheepshead.bots import decide
 from sheepshead.bots.playout import choose, playout
 from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card, parse_cards
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.kernel import bit, cards_of, mask_of, points_of
 from sheepshead.rules import PRESETS
 
@@ -47,7 +48,8 @@ def test_sim_agrees_with_engine_on_random_play(preset: str, rnd: random.Random) 
         if len(game.tricks) > tricks:
             assert sim.leader == game.tricks[-1].winner
     result = game.result()
-    assert result is not None and sim.done
+    assert result is not None
+    assert sim.done
     assert sim.scores() == result.scores
     if result.points is not None and not result.leaster:
         assert sim.side_points() == result.points[0]
@@ -65,7 +67,8 @@ def test_playout_policy_only_plays_legal_cards(preset: str, rnd: random.Random) 
         game = game.apply(Play(cards_of(card)[0]))
         sim.play(card)
     result = game.result()
-    assert result is not None and sim.scores() == result.scores
+    assert result is not None
+    assert sim.scores() == result.scores
 
 
 def test_copy_is_independent() -> None:
@@ -73,8 +76,10 @@ def test_copy_is_independent() -> None:
     sim = SimHand.from_game(game)
     other = sim.copy()
     playout(other)
-    assert other.done and not sim.done
-    assert sim.trick_no == 0 and sum(sim.won_points) == 0
+    assert other.done
+    assert not sim.done
+    assert sim.trick_no == 0
+    assert sum(sim.won_points) == 0
 
 
 def test_playout_policy_plays_like_the_standard_bot() -> None:

@@ -8,7 +8,8 @@ import itertools
 import random
 
 from sheepshead.actions import Crack, Pass, Pick
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import NobodyPicks, Rules
 from sheepshead.view import hand_worth
 
@@ -51,7 +52,8 @@ def test_a_crack_doubles_the_hand_and_a_loss_doubles_it_again() -> None:
     assert done.multiplier == result.multiplier == 2 ** (cracks + 1)
     assert [d.reason for d in done.doublings] == ["crack"] * cracks + ["bump"]
     assert not done.bump_if_lost
-    assert result.points is not None and done.side_points == result.points[0]
+    assert result.points is not None
+    assert done.side_points == result.points[0]
 
 
 def test_the_picker_counts_the_bury_and_a_defender_does_not() -> None:
@@ -73,8 +75,10 @@ def test_the_picker_counts_the_bury_and_a_defender_does_not() -> None:
 def test_a_doubled_hand_a_leaster_and_a_thrown_in_hand() -> None:
     doubled = Game.deal(Rules(), 4, b"\x02" * 32, multiplier=2)
     worth = hand_worth(doubled.view(1))
-    assert worth.kind == "picking" and worth.side_points is None
-    assert worth.multiplier == 2 and [d.reason for d in worth.doublings] == ["doubler"]
+    assert worth.kind == "picking"
+    assert worth.side_points is None
+    assert worth.multiplier == 2
+    assert [d.reason for d in worth.doublings] == ["doubler"]
     game = Game.deal(Rules(), 4, b"\x03" * 32)
     for _ in range(5):
         game = game.apply(Pass())

@@ -10,23 +10,15 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any
+from datetime import date
+from typing import Any
 
 from sheepshead import record
-
-if TYPE_CHECKING:
-    from sqlalchemy import Engine
-
-    from sheepshead.store.moderation import Flag, Play
+from sheepshead.cli_admin import add_admin_commands
+from sheepshead.console import write_line
 
 Command = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Command] = {}
-
-
-def _out(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -37,10 +29,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as handle:
                 text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
-        _out(json.dumps({"ok": False, "action": None, "error": f"cannot read the record: {exc}"}))
+        write_line(
+            json.dumps({"ok": False, "action": None, "error": f"cannot read the record: {exc}"})
+        )
         return 1
     code, output = record.check(text)
-    _out(json.dumps(output))
+    write_line(json.dumps(output))
     return code
 
 
@@ -61,25 +55,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         game = record.loads(text)
     except record.RecordError as exc:
         where = "" if exc.action is None else f" (action {exc.action})"
-        _out(f"not a legal hand record{where}: {exc.message}")
+        write_line(f"not a legal hand record{where}: {exc.message}")
         return 1
     result = game.result()
-    _out(f"{game.players}-handed, dealer seat {game.dealer}")
+    write_line(f"{game.players}-handed, dealer seat {game.dealer}")
     for move in game.moves:
         if move.action.__class__.__name__ != "Play":
-            _out(f"  seat {move.seat}: {move.action}")
+            write_line(f"  seat {move.seat}: {move.action}")
     for number, trick in enumerate(game.tricks, start=1):
         cards = " ".join(c.text for c in trick.cards)
-        _out(
+        write_line(
             f"  trick {number}: seat {trick.leader} leads  {cards}  -> seat {trick.winner} "
             f"takes {trick.points}"
         )
     if result is None:
-        _out(f"not finished: seat {game.turn} to act")
+        write_line(f"not finished: seat {game.turn} to act")
         return 0
     if result.points is not None and result.picker is not None:
-        _out(f"picker's side {result.points[0]}, defenders {result.points[1]}")
-    _out(f"result: {result.result.value}; game points by seat: {list(result.scores)}")
+        write_line(f"picker's side {result.points[0]}, defenders {result.points[1]}")
+    write_line(f"result: {result.result.value}; game points by seat: {list(result.scores)}")
     return 0
 
 
@@ -91,14 +85,14 @@ def cmd_deal(args: argparse.Namespace) -> int:
     try:
         seed = bytes.fromhex(args.seed)
     except ValueError:
-        _out("the seed is written in hexadecimal")
+        write_line("the seed is written in hexadecimal")
         return 2
     rules = Rules(players=args.players)
     hands, blind = deal_cards(seed, rules.players, rules.cards_per_seat)
-    _out(f"seed sha256 {seed_commitment(seed)}")
+    write_line(f"seed sha256 {seed_commitment(seed)}")
     for seat, cards in enumerate(hands):
-        _out(f"seat {seat}: {' '.join(c.text for c in cards)}")
-    _out(f"blind:  {' '.join(c.text for c in blind)}")
+        write_line(f"seat {seat}: {' '.join(c.text for c in cards)}")
+    write_line(f"blind:  {' '.join(c.text for c in blind)}")
     return 0
 
 
@@ -128,7 +122,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         port = sock.getsockname()[1]
                 host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
                 host = f"[{host}]" if ":" in host else host
-                _out(f"Sheepshead is ready: open http://{host}:{port}/")
+                write_line(f"Sheepshead is ready: open http://{host}:{port}/")
 
     config = uvicorn.Config(
         app, host=args.host, port=args.port, log_level=args.log_level, proxy_headers=True
@@ -150,10 +144,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         seed = bytes.fromhex(args.seed)
     except ValueError:
-        _out("the seed is written in hexadecimal (0-9, a-f)")
+        write_line("the seed is written in hexadecimal (0-9, a-f)")
         return 2
     if not seed:
-        _out("the seed is empty")
+        write_line("the seed is empty")
         return 2
     rules = Rules(players=args.players)
     hands, blind = deal_cards(seed, rules.players, rules.cards_per_seat)
@@ -168,14 +162,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         }
         if matches is not None:
             out["matches"] = matches
-        _out(json.dumps(out))
+        write_line(json.dumps(out))
     else:
-        _out(f"seed sha256 {digest}")
+        write_line(f"seed sha256 {digest}")
         if matches is not None:
-            _out("matches the SHA-256 shown before the hand" if matches else "DOES NOT MATCH")
+            write_line("matches the SHA-256 shown before the hand" if matches else "DOES NOT MATCH")
         for seat, cards in enumerate(hands):
-            _out(f"seat {seat}: {' '.join(c.text for c in cards)}")
-        _out(f"blind:  {' '.join(c.text for c in blind)}")
+            write_line(f"seat {seat}: {' '.join(c.text for c in cards)}")
+        write_line(f"blind:  {' '.join(c.text for c in blind)}")
     return 1 if matches is False else 0
 
 
@@ -225,7 +219,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             answer = f"error: the bot failed on this position: {exc}"
         if answer.startswith("error:"):
             log.info("position %d: %s", count + 1, answer)
-        _out(answer)
+        write_line(answer)
         count += 1
     log.info("end of input after %d positions", count)
     return 0
@@ -251,7 +245,8 @@ class _ProgramPlayer:
     def __call__(self, game: Any) -> Any:
         from sheepshead.actions import parse_move
 
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(record.dumps(game) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline().strip()
@@ -329,7 +324,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     report["bot_seed"] = args.seed
     report["first_deal"] = args.first
     if args.json:
-        _out(json.dumps(report, indent=2))
+        write_line(json.dumps(report, indent=2))
     else:
         _arena_text(report)
     return 0
@@ -348,17 +343,17 @@ def _fmt(value: float | None, pattern: str = "{:.3f}") -> str:
 def _arena_text(r: dict[str, Any]) -> None:
     edge = r["edge"]
     lo, hi = edge["ci95"]
-    _out(
+    write_line(
         f"{r['candidate']} vs {r['baseline']}: {r['deals']} deals x {r['players']} seats "
         f"(deal set {r['deal_set']!r}, rules {json.dumps(r['rules'])})"
     )
-    _out(
+    write_line(
         f"edge {edge['mean']:+.3f} game points/hand/seat, 95% CI [{lo:+.3f}, {hi:+.3f}]; "
         f"by seat {' '.join(f'{x:+.3f}' for x in edge['per_seat'])}"
     )
-    _out("role       cand hands  cand mean   edge | base hands  base mean")
+    write_line("role       cand hands  cand mean   edge | base hands  base mean")
     for role, row in r["by_role"].items():
-        _out(
+        write_line(
             f"{role:<10} {row['candidate_hands']:>10}  {_fmt(row['candidate_mean_score']):>9}"
             f"  {_fmt(row['mean_edge'], '{:+.3f}'):>6} | {row['baseline_hands']:>10}"
             f"  {_fmt(row['baseline_mean_score']):>9}"
@@ -375,7 +370,7 @@ def _arena_text(r: dict[str, Any]) -> None:
             f"free points {_fmt(s['free_point_rate'], '{:.2%}')} of {s['plays']} plays",
             f"ms/decision median {_fmt(s['ms_median'])}, p99 {_fmt(s['ms_p99'])}",
         ]
-        _out(f"{name}: " + "; ".join(parts))
+        write_line(f"{name}: " + "; ".join(parts))
 
 
 def _add_bot_commands(sub: Any) -> None:
@@ -414,171 +409,34 @@ def _presets() -> list[str]:
 def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_json: bool) -> int:
     """``verify DATE SEED``: a daily game's five deals from its revealed seed, and the
     seed's SHA-256, to compare with the commitment published at the day's start."""
-    from datetime import date
 
-    from sheepshead import daily
+    from sheepshead import daily_game
 
     try:
         day = date.fromisoformat(day_text)
-        seed = daily.parse_seed(seed_text)
+        seed = daily_game.parse_seed(seed_text)
     except ValueError as exc:
-        _out(f"usage: sheepshead verify YYYY-MM-DD SEED ({exc})")
+        write_line(f"usage: sheepshead verify YYYY-MM-DD SEED ({exc})")
         return 2
-    digest = daily.commitment(seed)
+    digest = daily_game.commitment(seed)
     matches = None if published is None else published.strip().lower() == digest
-    deals = daily.reveal(seed)
+    deals = daily_game.reveal(seed)
     if as_json:
         out: dict[str, Any] = {"date": day.isoformat(), "seed_sha256": digest}
         out["deals"] = [d.to_json() for d in deals]
         if matches is not None:
             out["matches"] = matches
-        _out(json.dumps(out))
+        write_line(json.dumps(out))
     else:
-        _out(f"daily game {day.isoformat()}: seed sha256 {digest}")
+        write_line(f"daily game {day.isoformat()}: seed sha256 {digest}")
         if matches is not None:
-            _out("matches the commitment published" if matches else "DOES NOT MATCH")
+            write_line("matches the commitment published" if matches else "DOES NOT MATCH")
         for d in deals:
-            _out(f"deal {d.k + 1}, dealer seat {d.dealer}, seed {d.seed.hex()}")
+            write_line(f"deal {d.k + 1}, dealer seat {d.dealer}, seed {d.seed.hex()}")
             for seat, cards in enumerate(d.hands):
-                _out(f"  seat {seat}: {' '.join(c.text for c in cards)}")
-            _out(f"  blind:  {' '.join(c.text for c in d.blind)}")
+                write_line(f"  seat {seat}: {' '.join(c.text for c in cards)}")
+            write_line(f"  blind:  {' '.join(c.text for c in d.blind)}")
     return 1 if matches is False else 0
-
-
-def _admin_engine(args: argparse.Namespace) -> Engine:
-    """The database ``sheepshead serve`` would use, or ``--database``."""
-    from sheepshead.server.settings import Settings
-    from sheepshead.store import open_engine
-
-    return open_engine(args.database or Settings.from_env().database)
-
-
-def _admin_day(text: str | None) -> date:
-    from sheepshead import daily
-
-    if text is None:
-        return daily.day_of(datetime.now(UTC))
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise SystemExit(f"sheepshead admin: {text!r} is not a date (YYYY-MM-DD)") from None
-
-
-def cmd_admin_hide_name(args: argparse.Namespace) -> int:
-    """Hide a display name, and every name that looks like it: the board shows the
-    player's label instead, and the name stays taken."""
-    import contextlib
-
-    from sheepshead.names import NameRefused, check_name, fold_key, look_key
-
-    text = " ".join(args.name.split())
-    # A name refused today may still be stored from before: then it is taken as typed.
-    with contextlib.suppress(NameRefused):
-        text = check_name(text).text
-    # The moderator types what they see: any case, any look-alike of the name.
-    key = fold_key(text)
-    looks = {look_key(text), look_key(key)}
-    from sheepshead.store.daily import DailyStore
-
-    engine = _admin_engine(args)
-    try:
-        hidden = DailyStore(engine).hide_name(key, sorted(looks), hidden=not args.undo)
-    finally:
-        engine.dispose()
-    done = "shown again" if args.undo else "hidden"
-    _out(f"{done}: {args.name}" if hidden else f"no display name {args.name!r}")
-    return 0 if hidden else 1
-
-
-def cmd_admin_flags(args: argparse.Namespace) -> int:
-    """The day's flagged attempts: ranked attempts played from a network that another
-    ranked attempt of the day was also played from, whatever the order."""
-    from sheepshead.store.moderation import ModerationStore
-
-    day = _admin_day(args.date)
-    engine = _admin_engine(args)
-    try:
-        flags = ModerationStore(engine).flags(day)
-    finally:
-        engine.dispose()
-    if args.json:
-        _out(json.dumps({"date": day.isoformat(), "flags": [_flag_json(f) for f in flags]}))
-        return 0
-    if not flags:
-        _out(f"no flagged attempts on {day.isoformat()}")
-        return 0
-    _out(f"{len(flags)} flagged attempt(s) on {day.isoformat()} (times in UTC):")
-    for flag in flags:
-        if not flag.kept:
-            who = "a deleted identity"
-        else:
-            who = flag.name if flag.name is not None else "(no name)"
-        board = "on the board" if flag.on_board else "not on the board"
-        _out(f"attempt {flag.play.attempt_id}  {who}  {_play_text(flag.play)}, {board}")
-        for other, network, overlap in flag.same_network:
-            when = "overlapping in time" if overlap else "not overlapping"
-            _out(
-                f"  same network {network[:12]}: attempt {other.attempt_id}  "
-                f"{_play_text(other)}, {when}"
-            )
-    return 0
-
-
-def _play_text(play: Play) -> str:
-    span = f"moves {_utc_text(play.first_move)} to {_utc_text(play.last_move)}"
-    if play.total is not None:
-        return f"{span}, {play.total} game points"
-    return f"{span}, finished" if play.finished_at is not None else f"{span}, unfinished"
-
-
-def _utc_text(when: datetime) -> str:
-    # With the date: a day in Chicago spans two dates in UTC.
-    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _utc_json(when: datetime | None) -> str | None:
-    return None if when is None else when.astimezone(UTC).isoformat()
-
-
-def _play_json(play: Play) -> dict[str, Any]:
-    return {
-        "attempt": play.attempt_id,
-        "first_move": _utc_json(play.first_move),
-        "last_move": _utc_json(play.last_move),
-        "finished": play.finished_at is not None or play.total is not None,
-        "total": play.total,
-    }
-
-
-def _flag_json(flag: Flag) -> dict[str, Any]:
-    return {
-        **_play_json(flag.play),
-        "networks": list(flag.play.networks),
-        "identity": "kept" if flag.kept else "deleted",
-        "name": flag.name,
-        "on_board": flag.on_board,
-        "same_network": [
-            {**_play_json(other), "network": network, "overlap": overlap}
-            for other, network, overlap in flag.same_network
-        ],
-    }
-
-
-def cmd_admin_void_result(args: argparse.Namespace) -> int:
-    """Take a ranked result off its day's board (a moderator's verdict on a flag)."""
-    from sheepshead.store.moderation import ModerationStore
-
-    day = _admin_day(args.date)
-    engine = _admin_engine(args)
-    try:
-        voided = ModerationStore(engine).void_result(day, args.attempt)
-    finally:
-        engine.dispose()
-    if not voided:
-        _out(f"no result of attempt {args.attempt!r} on {day.isoformat()}")
-        return 1
-    _out(f"voided: attempt {args.attempt}'s result left the board of {day.isoformat()}")
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -617,30 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="print JSON, as /api/v1/verify does")
     verify.set_defaults(func=cmd_verify)
 
-    admin = sub.add_parser("admin", help="moderation: hide-name, flags, void-result")
-    admin_sub = admin.add_subparsers(dest="admin_command", required=True)
-    database = argparse.ArgumentParser(add_help=False)
-    database.add_argument("--database", help="SQLAlchemy URL (default: as `sheepshead serve`)")
-    hide = admin_sub.add_parser(
-        "hide-name", parents=[database], help="hide an offensive display name"
-    )
-    hide.add_argument("name", help="the name as shown (case and look-alikes do not matter)")
-    hide.add_argument("--undo", action="store_true", help="show a hidden name again")
-    hide.set_defaults(func=cmd_admin_hide_name)
-    flags = admin_sub.add_parser(
-        "flags",
-        parents=[database],
-        help="list a day's flagged attempts (several identities playing from one network)",
-    )
-    flags.add_argument("date", nargs="?", help="YYYY-MM-DD (default: today in Chicago)")
-    flags.add_argument("--json", action="store_true", help="print JSON")
-    flags.set_defaults(func=cmd_admin_flags)
-    void = admin_sub.add_parser(
-        "void-result", parents=[database], help="take a ranked result off its day's board"
-    )
-    void.add_argument("date", help="the day, YYYY-MM-DD")
-    void.add_argument("attempt", help="the attempt's id, as `sheepshead admin flags` shows it")
-    void.set_defaults(func=cmd_admin_void_result)
+    add_admin_commands(sub)
 
     _add_bot_commands(sub)
 

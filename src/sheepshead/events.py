@@ -22,7 +22,8 @@ from typing import Any, ClassVar
 
 from sheepshead.actions import Alone, Bury, Call, Crack, Move, Name, NoCrack, Pass, Pick, Play
 from sheepshead.cards import Card
-from sheepshead.game import Game, HandResult
+from sheepshead.game import Game
+from sheepshead.hand import HandResult
 from sheepshead.phrases import EVENTS, english, english_list
 from sheepshead.rules import Result
 

@@ -10,11 +10,9 @@ state can be rebuilt by replaying them (see ``record.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from itertools import combinations
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from sheepshead import kernel, refusals
 from sheepshead.actions import (
@@ -38,18 +36,17 @@ from sheepshead.actions import (
 )
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
 from sheepshead.deal import deal_cards
+from sheepshead.hand import HandResult, Phase, Trick
 from sheepshead.refusals import IllegalAction, Refusal
 from sheepshead.rules import (
     JdPickerHolds,
     LeasterBlind,
     NobodyPicks,
     PartnerRule,
-    Result,
     Rules,
 )
-
-if TYPE_CHECKING:
-    from sheepshead.view import SeatView
+from sheepshead.scoring import hand_result, leaster_blind_seat
+from sheepshead.view import SeatView, seat_view
 
 _TEXT = attrgetter("text")
 JD = Card(Rank.JACK, Suit.DIAMONDS)
@@ -68,52 +65,6 @@ def _plays_of(cards: tuple[Card, ...]) -> tuple[Play, ...]:
 
 def _not_now(move: Move) -> Refusal:
     return Refusal("not-now", {"seat": move.seat, "action": str(move.action)})
-
-
-class Phase(StrEnum):
-    PICKING = "picking"
-    BURYING = "burying"
-    CALLING = "calling"
-    CRACKING = "cracking"
-    NAMING = "naming"
-    PLAYING = "playing"
-    DONE = "done"
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A trick: who led, the cards in the order played, and (once complete) who won it."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    @property
-    def points(self) -> int:
-        return sum(card.points for card in self.cards)
-
-    def seat_of(self, index: int, players: int) -> int:
-        return (self.leader + index) % players
-
-    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
-        return tuple(((self.leader + i) % players, card) for i, card in enumerate(self.cards))
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """The score of a finished hand, as ``sheepshead check`` reports it."""
-
-    picker: int | None
-    partners: tuple[int, ...]
-    alone: bool
-    leaster: bool
-    tricks: tuple[Trick, ...]
-    #: [picker side, defenders] with the bury; one per seat in a leaster; None for a doubler.
-    points: tuple[int, ...] | None
-    result: Result
-    scores: tuple[int, ...]
-    #: Everything the hand's scores were multiplied by (record multiplier, cracks, bump).
-    multiplier: int
 
 
 class Game:
@@ -533,7 +484,8 @@ class Game:
         assert isinstance(action, Call)
         card = action.card
         holder = self.holder_of(card)
-        assert holder is not None and holder != seat
+        assert holder is not None
+        assert holder != seat
         partners = {holder}
         if self.rules.second_partner:
             partners.add((seat - 1) % self.players)
@@ -609,74 +561,17 @@ class Game:
     # Scoring ------------------------------------------------------------
 
     def result(self) -> HandResult | None:
-        """The hand's score once it is done, else None."""
-        if self.phase is not Phase.DONE:
-            return None
-        n = self.players
-        if self.picker is None and not self.tricks:
-            return HandResult(None, (), False, False, (), None, Result.DOUBLER, (0,) * n, 1)
-        if self.picker is None:
-            return self._leaster_result()
-        picker = self.picker
-        side = 1 << picker
-        for partner in self.partners:
-            side |= 1 << partner
-        won = [t for t in self.tricks if side >> t.winner & 1]
-        points = sum(t.points for t in won) + sum(c.points for c in self.bury)
-        result, scores, multiplier = kernel.picker_score(
-            n,
-            picker,
-            side,
-            points,
-            len(won),
-            self.rules.tricks,
-            kernel.hand_multiplier(self.multiplier, len(self.cracks)),
-            kernel.bumps(self.rules, picker == self.dealer),
-        )
-        return HandResult(
-            picker,
-            tuple(sorted(self.partners)),
-            not self.partners,
-            False,
-            self.tricks,
-            (points, 120 - points),
-            result,
-            scores,
-            multiplier,
-        )
+        """The hand's score once it is done, else None (``scoring.hand_result``)."""
+        return hand_result(self)
 
     def leaster_blind_seat(self) -> int | None:
         """Who takes the blind in a finished leaster, by the table's rule."""
-        rule = self.rules.leaster_blind
-        if rule is LeasterBlind.ASIDE:
-            return None
-        if rule is LeasterBlind.NAMED_TRICK:
-            assert self.named_trick is not None
-            return self.tricks[self.named_trick - 1].winner
-        return self.tricks[-1].winner
-
-    def _leaster_result(self) -> HandResult:
-        n = self.players
-        points = [0] * n
-        taken = [0] * n
-        for trick in self.tricks:
-            points[trick.winner] += trick.points
-            taken[trick.winner] += 1
-        blind_seat = self.leaster_blind_seat()
-        if blind_seat is not None:
-            points[blind_seat] += sum(c.points for c in self.blind)
-        m = self.multiplier
-        scores = kernel.leaster_scores(points, taken, self.rules.leaster_needs_trick, m)
-        return HandResult(
-            None, (), False, True, self.tricks, tuple(points), Result.LEASTER, scores, m
-        )
+        return leaster_blind_seat(self)
 
     # Views --------------------------------------------------------------
 
     def view(self, seat: int) -> SeatView:
         """What one seat may know: see ``view.SeatView``."""
-        from sheepshead.view import seat_view
-
         return seat_view(self, seat)
 
     def __repr__(self) -> str:

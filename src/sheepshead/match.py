@@ -64,7 +64,8 @@ class Match:
 
     def _finish(self) -> Match:
         game = self.current
-        assert game is not None and game.is_done
+        assert game is not None
+        assert game.is_done
         result = game.result()
         assert result is not None
         owed = self.doubles_owed

@@ -10,7 +10,8 @@ from typing import Any
 
 from sheepshead.actions import Move, parse_move
 from sheepshead.cards import Card
-from sheepshead.game import Game, HandResult
+from sheepshead.game import Game
+from sheepshead.hand import HandResult
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
 

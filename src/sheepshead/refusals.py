@@ -8,16 +8,15 @@ for byte), while the page words the code and parameters in the player's language
 (``docs/api.md`` lists every code). A card's refusal comes from the rules kernel
 (``kernel.play_refusal``), which also gives the legal cards.
 
-This module sits below ``game.py``: it reads a ``Game``'s public state but never
-imports it at run time, so there is no import cycle; ``Game`` is named here for type
-checking only.
+This module sits below ``game.py``: it reads a hand's public state as a
+``hand.HandState`` (which ``Game`` is) and never imports ``game.py``: no import cycle.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sheepshead import kernel
 from sheepshead.actions import (
@@ -34,12 +33,10 @@ from sheepshead.actions import (
     Play,
 )
 from sheepshead.cards import Card, Rank, Suit
+from sheepshead.hand import HandState
 from sheepshead.phrases import ENGINE_REFUSALS
 from sheepshead.phrases import english as phrase
 from sheepshead.rules import PartnerRule
-
-if TYPE_CHECKING:
-    from sheepshead.game import Game
 
 _JD = Card(Rank.JACK, Suit.DIAMONDS)
 
@@ -108,7 +105,7 @@ _PHASE_ACTIONS: dict[str, tuple[type[Action], ...]] = {
 }
 
 
-def refusal(game: Game, move: Move) -> Refusal | None:
+def refusal(game: HandState, move: Move) -> Refusal | None:
     """Why the seat may not take the action now, or None if it may: the one check."""
     seat, action = move.seat, move.action
     if game.is_done:
@@ -139,7 +136,7 @@ def refusal(game: Game, move: Move) -> Refusal | None:
     return Refusal("not-now", {"seat": seat, "action": str(action)})  # pragma: no cover
 
 
-def play_refusal(game: Game, seat: int, card: Card) -> Refusal | None:
+def play_refusal(game: HandState, seat: int, card: Card) -> Refusal | None:
     """Why the seat to act may not play ``card`` now, or None if it may: the rules
     kernel's check over the game's public state."""
     hand = kernel.mask_of(game.hands[seat])
@@ -167,7 +164,7 @@ def play_refusal(game: Game, seat: int, card: Card) -> Refusal | None:
     return Refusal(code, {"seat": seat, "picker": seat == game.picker, **params})
 
 
-def _bury_refusal(game: Game, seat: int, cards: tuple[Card, ...]) -> Refusal:
+def _bury_refusal(game: HandState, seat: int, cards: tuple[Card, ...]) -> Refusal:
     size = game.rules.blind_size
     if len(cards) != size:
         return Refusal("bury-count", {"size": size, "count": len(cards)})
@@ -177,7 +174,7 @@ def _bury_refusal(game: Game, seat: int, cards: tuple[Card, ...]) -> Refusal:
     return Refusal("bury-not-allowed")
 
 
-def _call_refusal(game: Game, action: Action) -> Refusal:
+def _call_refusal(game: HandState, action: Action) -> Refusal:
     picker = game.picker
     assert picker is not None
     legal = game.legal_actions()

@@ -273,7 +273,8 @@ class Table:
 
     def _apply(self, action: Action, events: list[Event]) -> Table:
         before = self.match.current
-        assert before is not None and before.turn is not None
+        assert before is not None
+        assert before.turn is not None
         seat = before.turn
         match = self.match.apply(action)
         after = match.current if match.current is not None else match.hands[-1]

@@ -14,7 +14,7 @@ from typing import Any
 
 from sheepshead.actions import Action, Bury, Call, Move, Play
 from sheepshead.cards import Card, sorted_for_display
-from sheepshead.game import Game, HandResult, Phase
+from sheepshead.hand import HandResult, HandState, Phase
 from sheepshead.rules import NobodyPicks, Rules
 
 #: How an unknown card played face down looks to the other seats.
@@ -130,7 +130,7 @@ class SeatView:
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 
 
-def _public_move(game: Game, seat: int, move: Move, done: bool, sealed: bool = False) -> str:
+def _public_move(game: HandState, seat: int, move: Move, done: bool, sealed: bool = False) -> str:
     action = move.action
     if move.seat == seat:
         return str(move)
@@ -145,7 +145,7 @@ def _public_move(game: Game, seat: int, move: Move, done: bool, sealed: bool = F
     return str(move)
 
 
-def _known_partners(game: Game) -> frozenset[int]:
+def _known_partners(game: HandState) -> frozenset[int]:
     """Partners the whole table knows of before the hand is scored."""
     known: set[int] = set()
     if game.picker is None or game.called is None:
@@ -158,7 +158,7 @@ def _known_partners(game: Game) -> frozenset[int]:
     return frozenset(known)
 
 
-def seat_view(game: Game, seat: int, sealed: bool = False) -> SeatView:
+def seat_view(game: HandState, seat: int, sealed: bool = False) -> SeatView:
     """What ``seat`` may know of ``game``; ``sealed``: a finished hand whose deal stays
     secret (see the module's text), so its blind and bury stay the picker's."""
     n = game.players

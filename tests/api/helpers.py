@@ -36,7 +36,7 @@ def make_client(app: FastAPI, base_url: str = BASE) -> TestClient:
 def identify(app: FastAPI, client: TestClient) -> str:
     """Give the visitor an identity, as an earlier change would have (none of the
     rate limits is charged for it); its id."""
-    player: str = app.state.store.new_player()
+    player: str = app.state.identities.new_player()
     client.cookies.set(COOKIE, player)
     return player
 

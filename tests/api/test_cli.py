@@ -31,7 +31,9 @@ def test_verify_re_derives_a_deal_and_checks_its_hash(capsys: pytest.CaptureFixt
 
     assert main(["verify", seed.hex(), "--players", "3", "--json"]) == 0
     three = json.loads(capsys.readouterr().out)
-    assert three["players"] == 3 and len(three["hands"]) == 3 and len(three["blind"]) == 2
+    assert three["players"] == 3
+    assert len(three["hands"]) == 3
+    assert len(three["blind"]) == 2
 
     assert main(["verify", seed.hex(), "--sha256", "0" * 64]) == 1
     assert "DOES NOT MATCH" in capsys.readouterr().out
@@ -64,7 +66,8 @@ def test_serve_migrates_then_says_where_to_open_the_game(tmp_path: Path) -> None
         url = found[0].group(1)
         # A visit leaves nothing; the first game makes an identity, not Secure on local http.
         visit = httpx.get(url + "api/v1/games/current")
-        assert visit.status_code == 404 and "set-cookie" not in visit.headers
+        assert visit.status_code == 404
+        assert "set-cookie" not in visit.headers
         response = httpx.post(url + "api/v1/games", json={})
         assert response.status_code == 201
         assert "HttpOnly" in response.headers["set-cookie"]

@@ -20,21 +20,30 @@ def test_a_new_game_deals_and_waits_for_the_players_first_decision(client: TestC
     step = new_game(client)
     state = step["state"]
     assert re.fullmatch(r"[0-9a-f]{32}", state["id"])
-    assert state["seat"] == 0 and state["players"] == 5 and state["rules"] == {}
-    assert state["level"] == "standard" and state["hand_number"] == 1
+    assert state["seat"] == 0
+    assert state["players"] == 5
+    assert state["rules"] == {}
+    assert state["level"] == "standard"
+    assert state["hand_number"] == 1
     assert state["names"] == ["You", "Ann", "Bob", "Cal", "Dot"]
-    assert state["view"]["turn"] == 0 and state["view"]["legal"] == ["pass", "pick"]
+    assert state["view"]["turn"] == 0
+    assert state["view"]["legal"] == ["pass", "pick"]
     assert len(state["view"]["cards"]) == 6
-    assert state["scores"] == [0] * 5 and state["score_sheet"] == []
-    assert HEX64.fullmatch(state["seed_sha256"]) and state["seed"] is None
-    assert state["summary"] is None and state["hand_over"] is False
+    assert state["scores"] == [0] * 5
+    assert state["score_sheet"] == []
+    assert HEX64.fullmatch(state["seed_sha256"])
+    assert state["seed"] is None
+    assert state["summary"] is None
+    assert state["hand_over"] is False
     assert step["events"] == []
 
 
 def test_a_game_with_house_rules_and_a_level(client: TestClient) -> None:
     rules = {"players": 3, "nobody_picks": "doubler", "cracking": True}
     state = new_game(client, rules=rules, level="beginner")["state"]
-    assert state["players"] == 3 and state["rules"] == rules and state["level"] == "beginner"
+    assert state["players"] == 3
+    assert state["rules"] == rules
+    assert state["level"] == "beginner"
     assert state["names"] == ["You", "Ann", "Bob"]
     assert len(state["view"]["cards"]) == 10
 
@@ -55,13 +64,15 @@ def test_bad_rules_levels_and_bodies_are_refused_with_a_reason(client: TestClien
     response = client.post(
         "/api/v1/games", content=b"{not json", headers={"content-type": "application/json"}
     )
-    assert response.status_code == 422 and isinstance(response.json()["detail"], str)
+    assert response.status_code == 422
+    assert isinstance(response.json()["detail"], str)
     assert client.get("/api/v1/games/current").status_code == 404
 
 
 def test_the_current_game_is_the_latest_one(client: TestClient) -> None:
     response = client.get("/api/v1/games/current")
-    assert response.status_code == 404 and response.json() == {"detail": "you have no game yet"}
+    assert response.status_code == 404
+    assert response.json() == {"detail": "you have no game yet"}
     first = new_game(client)["state"]
     assert client.get("/api/v1/games/current").json() == first
     second = new_game(client, rules={"players": 4})["state"]
@@ -92,7 +103,8 @@ def test_another_players_game_is_404_and_untouched(client: TestClient, other: Te
         other.get(f"/api/v1/games/{game_id}/hands/1/record"),
     ):
         # Exactly what a game that does not exist gets: nothing says it exists.
-        assert response.status_code == 404 and response.json() == {"detail": "no such game"}
+        assert response.status_code == 404
+        assert response.json() == {"detail": "no such game"}
     assert other.get("/api/v1/games/current").status_code == 404
     assert client.get(f"/api/v1/games/{game_id}").json() == state
 
@@ -182,7 +194,8 @@ def test_the_same_action_sent_twice_applies_once(client: TestClient) -> None:
     url = f"/api/v1/games/{state['id']}/actions"
     first = client.post(url, json=body)
     second = client.post(url, json=body)
-    assert first.status_code == 200 and second.status_code == 409
+    assert first.status_code == 200
+    assert second.status_code == 409
     assert second.json()["state"] == first.json()["state"]
     assert client.get(f"/api/v1/games/{state['id']}").json() == first.json()["state"]
 
@@ -218,7 +231,8 @@ def test_a_whole_hand_then_the_next(client: TestClient) -> None:
     steps = play_hand(client, state)
     last = steps[-1]
     end = last["state"]
-    assert end["hand_over"] and last["events"][-1]["type"] == "hand"
+    assert end["hand_over"]
+    assert last["events"][-1]["type"] == "hand"
     assert sum(last["events"][-1]["scores"]) == 0
     summary = end["summary"]
     assert summary["result"]["scores"] == last["events"][-1]["scores"] == end["scores"]
@@ -239,23 +253,29 @@ def test_a_whole_hand_then_the_next(client: TestClient) -> None:
     # The seed comes out, and it matches the hash shown while the hand was played.
     assert end["seed_sha256"] == state["seed_sha256"] == seed_commitment(bytes.fromhex(end["seed"]))
     deal = client.get(f"/api/v1/verify?seed={end['seed']}&players=5").json()
-    assert deal["hands"] == summary["hands"] and deal["blind"] == summary["blind"]
+    assert deal["hands"] == summary["hands"]
+    assert deal["blind"] == summary["blind"]
     # Acting on a finished hand is a conflict: the page should deal the next hand.
     response = client.post(
         f"/api/v1/games/{state['id']}/actions", json={"action": "pass", "version": end["version"]}
     )
-    assert response.status_code == 409 and response.json()["state"] == end
+    assert response.status_code == 409
+    assert response.json()["state"] == end
 
     url = f"/api/v1/games/{state['id']}/next-hand"
     response = client.post(url, json={"version": end["version"]})
     assert response.status_code == 200
     nxt = response.json()["state"]
-    assert nxt["hand_number"] == 2 and nxt["view"]["dealer"] == 0
-    assert nxt["seed"] is None and nxt["seed_sha256"] != end["seed_sha256"]
-    assert nxt["scores"] == end["scores"] and len(nxt["score_sheet"]) == 1
+    assert nxt["hand_number"] == 2
+    assert nxt["view"]["dealer"] == 0
+    assert nxt["seed"] is None
+    assert nxt["seed_sha256"] != end["seed_sha256"]
+    assert nxt["scores"] == end["scores"]
+    assert len(nxt["score_sheet"]) == 1
     # A second copy of the same request is refused, and no third hand is dealt.
     again = client.post(url, json={"version": end["version"]})
-    assert again.status_code == 409 and again.json()["state"] == nxt
+    assert again.status_code == 409
+    assert again.json()["state"] == nxt
 
 
 def test_next_hand_before_the_hand_is_over_is_a_conflict(client: TestClient) -> None:
@@ -271,14 +291,16 @@ def test_next_hand_before_the_hand_is_over_is_a_conflict(client: TestClient) -> 
         "state": state,
     }
     response = client.post(f"/api/v1/games/{state['id']}/next-hand", json={})
-    assert response.status_code == 422 and response.json() == {"detail": "version: Field required"}
+    assert response.status_code == 422
+    assert response.json() == {"detail": "version: Field required"}
 
 
 def test_a_finished_hands_record_downloads_and_checks(client: TestClient) -> None:
     state = new_game(client)["state"]
     url = f"/api/v1/games/{state['id']}/hands/1/record"
     response = client.get(url)
-    assert response.status_code == 404 and response.json() == {"detail": "hand 1 is not over"}
+    assert response.status_code == 404
+    assert response.json() == {"detail": "hand 1 is not over"}
     end = play_hand(client, state, lambda legal: legal[-1])[-1]["state"]
     response = client.get(url)
     assert response.status_code == 200
@@ -287,9 +309,11 @@ def test_a_finished_hands_record_downloads_and_checks(client: TestClient) -> Non
         f'attachment; filename="sheepshead-{state["id"][:8]}-hand-1.json"'
     )
     record = response.json()
-    assert record["hands"] == end["summary"]["hands"] and record["dealer"] == 4
+    assert record["hands"] == end["summary"]["hands"]
+    assert record["dealer"] == 4
     code, result = check(response.text)
-    assert code == 0 and result["complete"]
+    assert code == 0
+    assert result["complete"]
     assert {k: result[k] for k in end["summary"]["result"]} == end["summary"]["result"]
     assert client.get(f"/api/v1/games/{state['id']}/hands/2/record").status_code == 404
     assert client.get(f"/api/v1/games/{state['id']}/hands/0/record").status_code == 404
@@ -309,7 +333,8 @@ def test_a_game_resumes_exactly_after_a_restart(settings: Settings, client: Test
         f"/api/v1/games/{state['id']}/actions",
         json={"action": state["view"]["legal"][0], "version": state["version"]},
     )
-    assert response.status_code == 409 and response.json()["state"] == step_here["state"]
+    assert response.status_code == 409
+    assert response.json()["state"] == step_here["state"]
     restarted.state.engine.dispose()
 
 

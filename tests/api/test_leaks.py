@@ -27,7 +27,7 @@ import pytest
 from fastapi import FastAPI
 
 from api.helpers import Json, TestClient, make_client
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.actions import Call, Move, Pass, Pick, parse_move
 from sheepshead.cards import DECK, Card
 from sheepshead.events import events_for_seat, events_of, hand_events
@@ -37,7 +37,7 @@ from sheepshead.rules import PRESETS, Rules
 from sheepshead.server import Settings, create_app
 from sheepshead.server.identity import COOKIE
 from sheepshead.store import StoredHand
-from sheepshead.store.daily import DailyStore
+from sheepshead.store.daily_store import DailyStore
 
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:[789TJQKA]|10)[CSHD](?![0-9A-Za-z])")
 RULES: list[dict[str, Any]] = [
@@ -245,7 +245,7 @@ def test_a_bots_unknown_card_stays_face_down_until_the_hand_is_over(
     app: FastAPI, client: TestClient
 ) -> None:
     store = app.state.store
-    player = store.new_player()  # an identity with no game yet
+    player = app.state.identities.new_player()  # an identity with no game yet
     client.cookies.set(COOKIE, player)
     seed, moves = _bot_calls_an_unknown_card()
     game_id = store.create_game(
@@ -253,7 +253,8 @@ def test_a_bots_unknown_card_stays_face_down_until_the_hand_is_over(
     )
     response = client.get(f"/api/v1/games/{game_id}")
     state = response.json()
-    assert state["view"]["unknown_call"] and state["view"]["unknown"] is None
+    assert state["view"]["unknown_call"]
+    assert state["view"]["unknown"] is None
     bodies = [(moves_of(state), response.text)]
     rng = random.Random(5)
     while not state["hand_over"]:
@@ -313,8 +314,8 @@ def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: 
     app.state.daily_clock = lambda: DAILY_NOON
     try:
         client = make_client(app)
-        day_seed = daily.day_seed(DAILY_SECRET.encode(), DAILY_NOON.date())
-        secrets = [day_seed.hex()] + [daily.deal_seed(day_seed, k).hex() for k in range(5)]
+        day_seed = daily_game.day_seed(DAILY_SECRET.encode(), DAILY_NOON.date())
+        secrets = [day_seed.hex()] + [daily_game.deal_seed(day_seed, k).hex() for k in range(5)]
         rng = random.Random("daily leaks")
         base = "/api/v1/daily/attempts"
         response = client.post(base)
@@ -322,12 +323,12 @@ def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: 
         reads = [base + "/{id}", base + "/current"]
         store = DailyStore(app.state.engine)
         hidden_bury = 0
-        for k in range(daily.DEALS):
+        for k in range(daily_game.DEALS):
             start = (moves_of(state), response.text)
             state, bodies = play_and_record(client, rng, state, base, reads)
             attempt = store.attempt(state["id"], client.cookies[COOKIE])
             assert attempt is not None
-            dealt = daily.deal(day_seed, k)
+            dealt = daily_game.deal(day_seed, k)
             truth = {
                 "format": "sheepshead-hand/1",
                 "dealer": dealt.dealer,
@@ -343,7 +344,7 @@ def test_today_s_finished_daily_deals_show_no_card_seat_0_did_not_see(tmp_path: 
             finished.append(client.get(f"{url}/deals/{k + 1}/record").text)
             check_sealed(finished, game, secrets)
             hidden_bury += game.picker not in (None, 0)
-            if k + 1 < daily.DEALS:
+            if k + 1 < daily_game.DEALS:
                 response = client.post(f"{url}/next-deal", json={"version": state["version"]})
                 assert response.status_code == 200, response.text
                 state = response.json()["state"]
@@ -471,11 +472,13 @@ def test_a_face_down_card_reaches_the_picker_only() -> None:
         game = game.apply_move(parse_move(text))
     events = hand_events(_play_out(game))
     unknown = game.unknown
-    assert unknown is not None and game.picker == 1
+    assert unknown is not None
+    assert game.picker == 1
     names = ["You", "Ann", "Bob", "Cal", "Dot"]
     picker = events_for_seat(events, 1, names)
     call = next(e for e in picker if e["type"] == "call")
-    assert call["unknown"] == unknown.text and unknown.name in call["text"]
+    assert call["unknown"] == unknown.text
+    assert unknown.name in call["text"]
     assert any(e["type"] == "play" and e["card"] == unknown.text for e in picker)
     assert _face_down_trick(picker, unknown.text)["points"] is not None, (
         "the picker knows its own card"
@@ -483,12 +486,14 @@ def test_a_face_down_card_reaches_the_picker_only() -> None:
     for seat in (0, 2, 3, 4):
         sent = events_for_seat(events, seat, names)
         call = next(e for e in sent if e["type"] == "call")
-        assert call["unknown"] == "??" and unknown.name not in call["text"]
+        assert call["unknown"] == "??"
+        assert unknown.name not in call["text"]
         played = [e for e in sent if e["type"] == "play" and e["seat"] == 1]
         assert FACE_DOWN_CARD in [e["card"] for e in played]
         assert unknown.text not in [e["card"] for e in played]
         bury = next(e for e in sent if e["type"] == "bury")
-        assert bury["cards"] is None and bury["count"] == 2
+        assert bury["cards"] is None
+        assert bury["count"] == 2
         # Its points would tell what the face-down card is worth.
         assert _face_down_trick(sent, FACE_DOWN_CARD)["points"] is None
 

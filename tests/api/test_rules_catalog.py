@@ -35,7 +35,8 @@ def test_the_served_catalog_is_what_rules_py_defines(client: TestClient) -> None
     # Every preset, in order, as a full rules object that plays as the preset.
     assert [p["name"] for p in served["presets"]] == list(PRESETS)
     for preset in served["presets"]:
-        assert Rules.from_record(preset["rules"]) == PRESETS[preset["name"]] and preset["title"]
+        assert Rules.from_record(preset["rules"]) == PRESETS[preset["name"]]
+        assert preset["title"]
     assert served["head_counts"] == sorted(DEAL_TABLE)
     for players, deal in served["deal_table"].items():
         rules = Rules(players=int(players))
@@ -45,7 +46,8 @@ def test_the_served_catalog_is_what_rules_py_defines(client: TestClient) -> None
     # The table's page carries the same catalog for its scripts.
     page = client.get("/play").text
     embedded = re.search(r'<script type="application/json" id="rules-catalog">(.*?)</script>', page)
-    assert embedded and json.loads(embedded.group(1)) == served
+    assert embedded
+    assert json.loads(embedded.group(1)) == served
 
 
 def _fitting(value: str) -> int:

@@ -37,7 +37,8 @@ def test_reading_makes_no_identity_and_the_first_game_makes_one_once(client: Tes
     assert COOKIE_RE.fullmatch(header), header  # local development over http: not Secure
     # The identity sticks: no new cookie while the old one is sent back.
     again = client.get("/play")
-    assert again.status_code == 200 and "set-cookie" not in again.headers
+    assert again.status_code == 200
+    assert "set-cookie" not in again.headers
     assert "set-cookie" not in client.post("/api/v1/games", json={}).headers
     assert client.get("/api/v1/games/current").status_code == 200
 
@@ -47,7 +48,8 @@ def test_an_unknown_or_forged_identity_is_replaced_by_the_first_change(app: Fast
         client = make_client(app)
         client.cookies.set(COOKIE, forged)
         read = client.get("/api/v1/games/current")
-        assert read.status_code == 404 and "set-cookie" not in read.headers
+        assert read.status_code == 404
+        assert "set-cookie" not in read.headers
         response = client.post("/api/v1/games", json={})
         assert response.status_code == 201
         header = identity_cookie(response.headers.get_list("set-cookie"))
@@ -76,7 +78,9 @@ def test_the_cookie_is_secure_except_on_local_http_in_development(
     app = create_app(Settings(data_dir=tmp_path, dev=dev))
     response = make_client(app, base_url).post("/api/v1/games", json={})
     header = identity_cookie(response.headers.get_list("set-cookie"))
-    assert header.endswith("; Secure") and "HttpOnly" in header and "SameSite=Lax" in header
+    assert header.endswith("; Secure")
+    assert "HttpOnly" in header
+    assert "SameSite=Lax" in header
     app.state.engine.dispose()
 
 
@@ -85,13 +89,15 @@ def test_the_pages_render(client: TestClient) -> None:
     assert home.headers["content-type"].startswith("text/html")
     assert 'href="/play"' in home.text
     table = client.get("/play")
-    assert table.status_code == 200 and "<html" in table.text
+    assert table.status_code == 200
+    assert "<html" in table.text
     # Static links carry the build, so they can be cached for a year.
     assert re.search(r"/static/v-[0-9a-f]{12}/", table.text)
     for response in (home, table):
         assert response.headers["x-content-type-options"] == "nosniff"
         csp = response.headers["content-security-policy"]
-        assert "script-src 'self';" in csp and "unsafe-inline" not in csp
+        assert "script-src 'self';" in csp
+        assert "unsafe-inline" not in csp
     assert "content-security-policy" not in client.get("/api/v1/docs").headers
 
 
@@ -172,7 +178,8 @@ def test_the_leaderboard_links_today_and_yesterday(app: FastAPI, client: TestCli
         r'<a href="/leaderboard" id="board-today"[^>]*aria-current="true">Today</a>', today
     )
     link = re.search(rf'<a href="/leaderboard\?date={yesterday}" id="board-yesterday"[^>]*>', today)
-    assert link and "aria-current" not in link.group(0)
+    assert link
+    assert "aria-current" not in link.group(0)
     assert f'id="board-date" name="date" value="{day.isoformat()}"' in today
     # Following the link opens yesterday's board, marked as shown.
     shown = client.get(f"/leaderboard?date={yesterday}").text
@@ -194,11 +201,15 @@ def test_the_verify_page_re_derives_a_deal(client: TestClient) -> None:
     for cards in (*hands, blind):
         assert " ".join(c.text for c in cards) in page.text
     bad = client.get("/verify?seed=xyz")
-    assert bad.status_code == 200 and "hexadecimal" in bad.text
+    assert bad.status_code == 200
+    assert "hexadecimal" in bad.text
     assert client.get("/verify").status_code == 200
     # The seats have the names of the table, and no verdict without a fingerprint.
-    assert ">You</span>" in page.text and ">Ann</span>" in page.text and ">Bob</span>" in page.text
-    assert "Seat 1" not in page.text and "verify-verdict" not in page.text
+    assert ">You</span>" in page.text
+    assert ">Ann</span>" in page.text
+    assert ">Bob</span>" in page.text
+    assert "Seat 1" not in page.text
+    assert "verify-verdict" not in page.text
 
 
 def test_the_verify_page_says_whether_the_fingerprint_shown_at_the_deal_matches(
@@ -212,7 +223,8 @@ def test_the_verify_page_says_whether_the_fingerprint_shown_at_the_deal_matches(
     assert "It does not match the fingerprint shown at the deal" in other
     assert "It matches" not in other
     german = client.get("/verify", params={"seed": seed.hex(), "sha256": shown, "lang": "de"}).text
-    assert "Das passt zum Fingerabdruck" in german and ">Du</span>" in german
+    assert "Das passt zum Fingerabdruck" in german
+    assert ">Du</span>" in german
 
 
 def test_the_verify_endpoint(client: TestClient) -> None:
@@ -248,14 +260,16 @@ def test_static_files_are_cached_under_their_build_and_compressed(tmp_path: Path
     assert re.fullmatch(r"/static/v-[0-9a-f]{12}", build)
 
     current = client.get(f"{build}/js/app.js", headers={"accept-encoding": "gzip"})
-    assert current.status_code == 200 and current.text == script
+    assert current.status_code == 200
+    assert current.text == script
     assert current.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert current.headers["content-encoding"] == "gzip"
     assert int(current.headers["content-length"]) < len(script) // 10
     # A path without the build (or with an old one) must be revalidated each time.
     for path in ("/static/js/app.js", "/static/v-000000000000/js/app.js"):
         response = client.get(path)
-        assert response.status_code == 200 and response.headers["cache-control"] == "no-cache"
+        assert response.status_code == 200
+        assert response.headers["cache-control"] == "no-cache"
     assert client.get("/static/js/missing.js").status_code == 404
     assert client.get("/static/../settings.py").status_code == 404
     app.state.engine.dispose()
@@ -277,11 +291,13 @@ def test_the_privacy_page_says_what_deleting_an_identity_leaves(client: TestClie
     # with the attempt's id, times and result (not "your attempts are gone"), 30 days.
     record = re.search(r"a network record for moderation: [^;]*;", english)
     assert record, english
-    assert "keyed hash" in record[0] and "never the address itself" in record[0]
+    assert "keyed hash" in record[0]
+    assert "never the address itself" in record[0]
     assert "It holds no name and not your identity." in record[0]
     assert "Deleting your identity does not delete it" in record[0]
     assert "that attempt's id, times and result" in record[0]
-    assert "deleted after 30 days" in record[0] and "are gone" not in english
+    assert "deleted after 30 days" in record[0]
+    assert "are gone" not in english
     assert "stay when you delete it" in english
     # The server's logs: what a line holds, and that deletion does not remove it.
     logs = re.search(r"the server's logs: [^.]*\.[^.]*\.", english)
@@ -309,7 +325,9 @@ def test_the_privacy_page_says_what_deleting_an_identity_leaves(client: TestClie
         for message in messages:
             assert message not in translated, lang
             words = catalog[message].string
-            assert isinstance(words, str) and words and words != message, lang
+            assert isinstance(words, str), lang
+            assert words, lang
+            assert words != message, lang
             assert " ".join(words.split()) in translated, (lang, words)
         assert "stay when you delete it" not in translated
         assert "the server's logs" not in translated

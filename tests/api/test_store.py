@@ -15,6 +15,7 @@ import sheepshead.store
 from sheepshead.rules import Rules
 from sheepshead.server.tables import Tables
 from sheepshead.store import Store, StoredHand
+from sheepshead.store.identity import IdentityStore
 from sheepshead.store.models import Base
 
 
@@ -35,7 +36,7 @@ def test_the_migrations_build_the_models_schema(app: FastAPI) -> None:
 
 def test_a_save_against_a_moved_version_writes_nothing(app: FastAPI) -> None:
     store: Store = app.state.store
-    player = store.new_player()
+    player = IdentityStore(store.engine).new_player()
     hand = StoredHand(1, b"\x01" * 32, ("0 pass",), False)
     game = store.create_game(player, {}, "standard", 4, 9, 2, [hand])
     moved = StoredHand(1, hand.seed, ("0 pass", "1 pick"), False)
@@ -44,16 +45,18 @@ def test_a_save_against_a_moved_version_writes_nothing(app: FastAPI) -> None:
     other = StoredHand(1, hand.seed, ("0 pass", "1 pass"), False)
     assert not store.save(game, player, 2, 3, changed=[other])
     # So is anyone but the game's player.
-    assert not store.save(game, store.new_player(), 3, 4, changed=[other])
+    assert not store.save(game, IdentityStore(store.engine).new_player(), 3, 4, changed=[other])
     loaded = store.load_game(game, player)
-    assert loaded is not None and loaded.version == 3 and loaded.hands == (moved,)
+    assert loaded is not None
+    assert loaded.version == 3
+    assert loaded.hands == (moved,)
     assert store.load_game(game, "f" * 32) is None
 
 
 def test_a_remembered_match_is_used_only_for_the_hands_it_was_built_from(app: FastAPI) -> None:
     tables: Tables = app.state.tables
     store: Store = app.state.store
-    player = store.new_player()
+    player = IdentityStore(store.engine).new_player()
     game_id, turn = tables.create(player, Rules(), "standard")
     table = turn.table
     while table.hand_number < 3:
@@ -64,7 +67,8 @@ def test_a_remembered_match_is_used_only_for_the_hands_it_was_built_from(app: Fa
     stored = store.load_game(game_id, player)
     assert stored is not None
     remembered = tables.settled.get(stored)
-    assert remembered is not None and len(remembered.hands) == 2
+    assert remembered is not None
+    assert len(remembered.hands) == 2
     # Stored hands that differ from those it was built from: not used.
     first = stored.hands[0]
     changed = replace(stored, hands=(replace(first, moves=first.moves[:-1]), *stored.hands[1:]))

@@ -19,32 +19,23 @@ from typing import Any
 
 import pytest
 import uvicorn
-from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
-
-from sheepshead.server import Settings, create_app, guide
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+from playwright.sync_api import (
+    Browser,
+    Playwright,
+    sync_playwright,
 )
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 360, "height": 740}
-# The guide's pages, in its own order.
-GUIDE_PAGES = [page.url for page in guide.PAGES]
-#: The app behind each address the ``server`` fixture serves, for a test that looks in
-#: its database.
-SERVED: dict[str, FastAPI] = {}
+
+from browser.helpers import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
+    SERVED,
+    Visitor,
+    visitor_for,
+)
+from sheepshead.server import Settings, create_app
 
 
 @pytest.fixture(scope="session")
@@ -96,49 +87,6 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
     yield browser
     browser.close()
-
-
-def _with_csp(route: Route) -> None:
-    response = route.fetch()
-    headers = {**response.headers, "content-security-policy": CSP}
-    route.fulfill(response=response, headers=headers)
-
-
-class Visitor:
-    """A new visitor's browser context; ``errors`` collects script errors and CSP reports."""
-
-    def __init__(self, context: BrowserContext, base: str) -> None:
-        self.context = context
-        self.base = base
-        self.errors: list[str] = []
-        context.route(lambda url: "/api/" not in url and "/static/" not in url, _with_csp)
-
-    def new_page(self) -> Page:
-        page = self.context.new_page()
-        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
-
-        def console(message: object) -> None:
-            kind = getattr(message, "type", "")
-            text = getattr(message, "text", "")
-            if kind == "error":
-                self.errors.append(f"console: {text}")
-
-        page.on("console", console)
-        return page
-
-
-def visitor_for(
-    browser: Browser, server: str, viewport: dict[str, int], reduced_motion: str = "reduce"
-) -> Iterator[Visitor]:
-    context = browser.new_context(
-        viewport=viewport,  # type: ignore[arg-type]
-        reduced_motion=reduced_motion,  # type: ignore[arg-type]
-        base_url=server,
-        accept_downloads=True,
-    )
-    context.set_default_timeout(15_000)
-    yield Visitor(context, server)
-    context.close()
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from typing import Any
 from playwright.sync_api import Page, Route
 
 from sheepshead.actions import Call, Crack, NoCrack, Pass, Pick, Play
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import Rules
 from sheepshead.server.tables import state_json
 from sheepshead.table import Table

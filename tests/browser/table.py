@@ -127,7 +127,8 @@ def click_decision(page: Page, covered: Covered, directory: Path, prefix: str) -
             assert card.get_attribute("aria-disabled") == "true"
             card.hover()
             reason = page.locator("#hint").inner_text()
-            assert reason and reason == card.get_attribute("data-reason"), reason
+            assert reason, reason
+            assert reason == card.get_attribute("data-reason"), reason
             shot(page, directory, f"{prefix}-refused", covered)
         page.locator("#hand .card.live").first.click()
     else:
@@ -161,7 +162,7 @@ def next_hand(page: Page) -> None:
 
 
 def focused(page: Page) -> dict[str, str]:
-    return page.evaluate(
+    found: dict[str, str] = page.evaluate(
         """() => {
           const a = document.activeElement;
           return {
@@ -171,6 +172,7 @@ def focused(page: Page) -> dict[str, str]:
           };
         }"""
     )
+    return found
 
 
 def tab_until(page: Page, test: str, limit: int = 30, back: bool = False) -> None:

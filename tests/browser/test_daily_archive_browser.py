@@ -17,9 +17,9 @@ import pytest
 import uvicorn
 from playwright.sync_api import expect
 
-from browser.conftest import Visitor
+from browser.helpers import Visitor
 from browser.table import wait_idle
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.server import Settings, create_app
 
 pytestmark = pytest.mark.browser
@@ -57,7 +57,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread.start()
     deadline = time.monotonic() + 20
     while not uv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
+        assert time.monotonic() < deadline, "the app did not start"
+        assert thread.is_alive(), "the app did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     uv.should_exit = True
@@ -88,7 +89,7 @@ def test_a_past_day_is_replayed_and_compared_with_its_board(
     api = desktop.context.request
     CLOCK.now = NOON
     assert api.get("/api/v1/daily/today").ok  # the day begins (its commitment is made)
-    CLOCK.now = daily.day_end(NOON.date()) + timedelta(hours=1)
+    CLOCK.now = daily_game.day_end(NOON.date()) + timedelta(hours=1)
     seed = api.get(f"/api/v1/daily/days/{DAY}").json()["seed"]
     page = desktop.new_page()
     page.goto(f"/daily/{DAY}")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Request, expect
 
-from browser.conftest import Visitor
+from browser.helpers import Visitor
 from browser.table import (
     Covered,
     click_decision,

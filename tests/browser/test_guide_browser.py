@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser.conftest import DESKTOP, Visitor, visitor_for
+from browser.helpers import DESKTOP, Visitor, visitor_for
 from browser.table import deal_first, next_hand, phase, summary_open, wait_idle
 
 pytestmark = pytest.mark.browser

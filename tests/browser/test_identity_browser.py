@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Request, expect
 from sqlalchemy import func, select
 
-from browser.conftest import SERVED, Visitor
+from browser.helpers import SERVED, Visitor
 from browser.table import deal_first, phase, visible_cards, wait_idle
 from sheepshead.store.models import Player
 from test_i18n import SITE_PAGES
@@ -84,6 +84,7 @@ def test_the_table_deals_on_the_first_click_and_a_returning_player_finds_the_gam
     assert len(cards) == 6
     page.reload()
     wait_idle(page)
-    assert phase(page) != "start" and visible_cards(page) == cards
+    assert phase(page) != "start"
+    assert visible_cards(page) == cards
     assert players(server) == before + 1
     assert not desktop.errors, desktop.errors

@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Browser, Request
 
-from browser.conftest import DESKTOP
+from browser.helpers import DESKTOP
 from browser.table import deal_first
 
 pytestmark = pytest.mark.browser

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from browser.conftest import Visitor
+from browser.helpers import Visitor
 from browser.table import deal_first
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from browser.conftest import DESKTOP, Visitor
+from browser.helpers import DESKTOP, Visitor
 from browser.table import (
     Covered,
     deal_first,
@@ -113,7 +113,9 @@ def test_a_phone_visitor_plays_a_hand(phone: Visitor, artifacts: Path) -> None:
     no_horizontal_scroll(page)
     # Cards are big enough to tap.
     box = page.locator("#hand .card").first.bounding_box()
-    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    assert box is not None
+    assert box["width"] >= 44
+    assert box["height"] >= 44
     shot(page, artifacts, "phone-start")
     covered = Covered()
     play_until_picked(page, covered, artifacts, "phone")
@@ -155,7 +157,8 @@ def test_a_reload_in_the_middle_of_a_hand_resumes_it(desktop: Visitor, artifacts
             break
         click_decision(page, covered, artifacts, "reload")
         wait_idle(page)
-    assert "play" in covered.kinds and phase(page) == "playing"
+    assert "play" in covered.kinds
+    assert phase(page) == "playing"
     cards = visible_cards(page)
     trick = page.locator("#trick .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
     info = page.locator("#info").inner_text()
@@ -263,12 +266,14 @@ def test_the_pages_work_under_a_strict_content_security_policy(
     page = desktop.new_page()
     for path in ("/", "/verify", "/play"):
         reply = page.goto(path)
-        assert reply is not None and reply.ok
+        assert reply is not None
+        assert reply.ok
         html = reply.text()
         # A JSON data block (the catalogs, #phrases, #rules-catalog) is not run: CSP-free.
         inline = r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>"
         assert not re.search(inline, html), f"inline script on {path}"
-        assert " style=" not in html and "<style" not in html, f"inline style on {path}"
+        assert " style=" not in html, f"inline style on {path}"
+        assert "<style" not in html, f"inline style on {path}"
     wait_idle(page)
     shot(page, artifacts, "csp-table")
     assert desktop.errors == [], desktop.errors

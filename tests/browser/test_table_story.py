@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser import positions
-from browser.conftest import DESKTOP, PHONE, Visitor, visitor_for
+from browser.helpers import DESKTOP, PHONE, Visitor, visitor_for
 from browser.table import (
     Covered,
     click_decision,
@@ -51,7 +51,8 @@ def visitor(request: pytest.FixtureRequest, browser: Any, server: str) -> Any:
 def check_in_view(page: Page, where: str) -> None:
     seen = page.evaluate(IN_VIEW)
     assert seen["cards"] > 0, where
-    assert seen["cardsInside"] and seen["promptInside"], f"{where}: {seen}"
+    assert seen["cardsInside"], f"{where}: {seen}"
+    assert seen["promptInside"], f"{where}: {seen}"
     no_horizontal_scroll(page)
 
 
@@ -132,7 +133,8 @@ def dialog_at_top(page: Page, dialog: str) -> None:
     expect(page.locator(f"{dialog}[open]")).to_be_visible()
     assert page.evaluate(f"document.querySelector('{dialog}').scrollTop") == 0, dialog
     title = page.locator(f"{dialog} h2").first.bounding_box()
-    assert title is not None and title["y"] >= 0, dialog
+    assert title is not None, dialog
+    assert title["y"] >= 0, dialog
 
 
 @pytest.mark.parametrize("visitor", [PHONE, DESKTOP], indirect=True, ids=["phone", "desktop"])

@@ -69,7 +69,8 @@ def find(name: str, rules: Rules, prefer: Prefer, want: Want, dealer: int = 0) -
 
 def points(game: Game) -> int:
     result = game.result()
-    assert result is not None and result.points is not None
+    assert result is not None
+    assert result.points is not None
     return result.points[0]
 
 
@@ -156,7 +157,8 @@ def leaster_scores(game: Game) -> list[int]:
 
 def leaster_points(game: Game) -> list[int]:
     result = game.result()
-    assert result is not None and result.points is not None
+    assert result is not None
+    assert result.points is not None
     return list(result.points)
 
 

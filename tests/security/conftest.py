@@ -8,7 +8,7 @@ with a known secret); ``app`` is one with the production rate limits. ``client``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +17,9 @@ from fastapi import FastAPI
 from sqlalchemy import delete
 
 from api.helpers import TestClient, make_client
+from security.helpers import SECRET, MakeApp
 from sheepshead.server import Settings, create_app
 from sheepshead.store.rates import RateBucket
-
-SECRET = "security test secret"
-#: No limit at all: for tests that play faster than any person.
-UNLIMITED: dict[str, Any] = {
-    "rate_identities": None,
-    "rate_actions": None,
-    "rate_actions_per_address": None,
-}
-
-MakeApp = Callable[..., FastAPI]
 
 
 @pytest.fixture
@@ -76,22 +67,3 @@ def client(app: FastAPI) -> TestClient:
 @pytest.fixture
 def other(app: FastAPI) -> TestClient:
     return make_client(app)
-
-
-class Clock:
-    """A clock for the rate limiter that moves only when a test moves it."""
-
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-def fixed_clock(app: FastAPI) -> Clock:
-    clock = Clock()
-    app.state.limiter.clock = clock
-    return clock

@@ -24,7 +24,7 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from browser.helpers import CHROMIUM, CHROMIUM_ARGS
 from sheepshead.server import Settings, create_app
 
 pytestmark = pytest.mark.browser
@@ -57,7 +57,8 @@ def site(tmp_path: Path) -> Iterator[tuple[str, Answers]]:
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the app did not start"
+        assert time.monotonic() < deadline, "the app did not start"
+        assert thread.is_alive(), "the app did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{sock.getsockname()[1]}", answers
     server.should_exit = True

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from starlette.datastructures import Headers
 
 from api.helpers import TestClient, make_client, new_game
-from security.conftest import MakeApp
+from security.helpers import MakeApp
 from security.routes import operations, send
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.security import cross_site

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
@@ -22,7 +23,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from security.conftest import SECRET, UNLIMITED
+from security.helpers import SECRET, UNLIMITED
 from sheepshead.server import Settings, create_app
 from sheepshead.store import migrate
 
@@ -69,5 +70,5 @@ def _database() -> Iterator[None]:
     database=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_no_request_gets_a_server_error_or_an_undocumented_answer(case: Case) -> None:
+def test_no_request_gets_a_server_error_or_an_undocumented_answer(case: Case[Any]) -> None:
     case.call_and_validate(checks=CHECKS)

@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 
 from api.helpers import TestClient, make_client, new_game
-from security.conftest import MakeApp, fixed_clock
+from security.helpers import MakeApp, fixed_clock
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.settings import Rate
 
@@ -111,7 +111,8 @@ def test_no_page_holds_inline_script_or_style_and_each_has_the_policy(client: Te
         directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
         assert directives["script-src"] == "'self'", url
         assert directives["style-src"] == "'self'", url
-        assert directives["object-src"] == "'none'" and directives["frame-ancestors"] == "'none'"
+        assert directives["object-src"] == "'none'"
+        assert directives["frame-ancestors"] == "'none'"
         assert "unsafe" not in policy
         page = _Page()
         page.feed(response.text)  # type: ignore[attr-defined]

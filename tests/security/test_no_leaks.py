@@ -32,13 +32,13 @@ from api.test_leaks import (
     play_and_record,
     visible_to_seat_0,
 )
-from security.conftest import SECRET, UNLIMITED, MakeApp
-from sheepshead import daily
+from security.helpers import SECRET, UNLIMITED, MakeApp
+from sheepshead import daily_game
 from sheepshead.game import Game
 from sheepshead.record import replay
 from sheepshead.rules import PRESETS
 from sheepshead.server.identity import COOKIE
-from sheepshead.store.daily import DailyStore
+from sheepshead.store.daily_store import DailyStore
 from sheepshead.table import view_json
 
 RULES: list[dict[str, Any]] = [
@@ -82,7 +82,8 @@ def check_bodies(
         state = data.get("state", data)
         if "view" in state:
             assert state["view"] == view_json(game), f"not seat 0's view at {moves}"
-            assert state["seed"] is None and state["summary"] is None
+            assert state["seed"] is None
+            assert state["summary"] is None
     return checked
 
 
@@ -116,7 +117,7 @@ def _daily_truth(app: FastAPI, client: TestClient, attempt_id: str, seed: bytes,
     """The record of one deal of an attempt, from the day's seed and the stored moves."""
     attempt = DailyStore(app.state.engine).attempt(attempt_id, client.cookies[COOKIE])
     assert attempt is not None
-    dealt = daily.deal(seed, deal - 1)
+    dealt = daily_game.deal(seed, deal - 1)
     return {
         "format": "sheepshead-hand/1",
         "dealer": dealt.dealer,
@@ -129,8 +130,8 @@ def _daily_truth(app: FastAPI, client: TestClient, attempt_id: str, seed: bytes,
 def test_the_daily_deals_never_show_a_hidden_card_or_a_seed(make_app: MakeApp) -> None:
     app = make_app(**UNLIMITED)
     app.state.daily_clock = lambda: NOON
-    day_seed = daily.day_seed(SECRET.encode(), daily.day_of(NOON))
-    day_secrets = [day_seed.hex(), *(daily.deal_seed(day_seed, k).hex() for k in range(5))]
+    day_seed = daily_game.day_seed(SECRET.encode(), daily_game.day_of(NOON))
+    day_secrets = [day_seed.hex(), *(daily_game.deal_seed(day_seed, k).hex() for k in range(5))]
     reads = ["/api/v1/daily/attempts/{id}", "/api/v1/daily/attempts/current"]
     for player in range(2):
         client = make_client(app)

@@ -15,7 +15,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import OperationalError
 
 from api.helpers import TestClient, identify, make_client, new_game
-from security.conftest import Clock, MakeApp, fixed_clock
+from security.helpers import Clock, MakeApp, fixed_clock
 from sheepshead.server.settings import Rate, Settings
 from sheepshead.store import open_engine
 from sheepshead.store.migrate import migrate
@@ -26,7 +26,8 @@ def test_rates_are_written_as_count_per_period_with_an_optional_burst() -> None:
     assert Rate.parse("30/hour") == Rate(30, 3600, 30)
     assert Rate.parse(" 20/second burst 60 ") == Rate(20, 1, 60)
     assert Rate.parse("off") is None
-    assert str(Rate(20, 1, 60)) == "20/second burst 60" and str(Rate(30, 3600)) == "30/hour"
+    assert str(Rate(20, 1, 60)) == "20/second burst 60"
+    assert str(Rate(30, 3600)) == "30/hour"
     for bad in ("30", "30/fortnight", "x/hour", "20/second burst", "20/second burst -1", "0/s"):
         with pytest.raises(ValueError, match="rate"):
             Rate.parse(bad)
@@ -231,7 +232,8 @@ def test_concurrent_requests_get_exactly_the_allowance(store: RateStore) -> None
         thread.start()
     for thread in threads:
         thread.join()
-    assert len(results) == 120 and results.count(None) == 50
+    assert len(results) == 120
+    assert results.count(None) == 50
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(RateBucket)).scalar() == 1
 

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from starlette.routing import Mount
 
 from api.helpers import TestClient, identify, make_client, new_game, play_hand
-from security.conftest import UNLIMITED, MakeApp
+from security.helpers import UNLIMITED, MakeApp
 from sheepshead.server import guide
 from sheepshead.store.models import Player
 from test_i18n import SAME_IN, english_msgids, visible
@@ -182,7 +182,8 @@ def test_a_page_answering_429_is_html_in_the_readers_language(app: FastAPI) -> N
     # The API, refused the same way, keeps its JSON for the program that called it.
     api_path = refused_at(app, 429, retry_after="90", under="/api/v1")
     reply = client.get(api_path, headers={"accept-language": "de"})
-    assert reply.status_code == 429 and reply.json() == {"detail": "refused for the test"}
+    assert reply.status_code == 429
+    assert reply.json() == {"detail": "refused for the test"}
     assert reply.headers["retry-after"] == "90"
 
 
@@ -221,9 +222,11 @@ def test_the_api_and_the_operators_endpoints_keep_their_json(app: FastAPI) -> No
     de = {"accept-language": "de"}
     assert client.get("/api/v1/nope", headers=de).json() == {"detail": "Not Found"}
     reply = client.get("/api/v1/verify?seed=zz", headers=de)
-    assert reply.status_code == 422 and "hexadecimal" in reply.json()["detail"]
+    assert reply.status_code == 422
+    assert "hexadecimal" in reply.json()["detail"]
     forged = client.post("/api/v1/games", json={}, headers={"origin": "https://evil.example"})
-    assert forged.status_code == 403 and "another site" in forged.json()["detail"]
+    assert forged.status_code == 403
+    assert "another site" in forged.json()["detail"]
     assert client.get("/metrics", headers=de).json()["detail"].startswith("metrics:")
     identify(app, client)
     assert client.get("/api/v1/games/current").json() == {"detail": "you have no game yet"}

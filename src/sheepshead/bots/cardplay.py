@@ -8,17 +8,13 @@ beginner's random plays are drawn only from the rest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sheepshead import kernel
 from sheepshead.actions import Play
 from sheepshead.bots.knowledge import Knowledge, SuitKey, beats
 from sheepshead.bots.rng import Rng
+from sheepshead.bots.style import Style
 from sheepshead.cards import Card, Rank
 from sheepshead.view import SeenTrick
-
-if TYPE_CHECKING:
-    from sheepshead.bots.rulebot import Style
 
 __all__ = ["absurd", "choose_card", "discard_cost", "schmear_value"]
 

@@ -38,7 +38,8 @@ from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler, World, plays_of
 from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card, Rank
-from sheepshead.game import Game, Phase
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
 from sheepshead.view import SeatView
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sheepshead import kernel
 from sheepshead.cards import DECK, FAIL_SUITS, TRUMPS, Card, Rank, Suit, ace_of
-from sheepshead.game import Phase
+from sheepshead.hand import Phase
 from sheepshead.rules import PartnerRule
 from sheepshead.view import SeatView, SeenTrick
 

@@ -244,6 +244,27 @@ def _defender_lead(sim: SimHand, me: int, legal: int) -> int:
 
 def _follow(sim: SimHand, me: int, legal: int) -> int:
     best, led = sim.best, sim.led
+    wins = _winning_cards(sim, me, legal)
+    loses = legal & ~wins
+    side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
+    points = 0
+    for card in sim.trick:
+        points += POINTS_AT[card.bit_length() - 1]
+    out = _out(sim, me)
+    sure = best >= 0 and not _later_could_beat(sim, me, out, best, led)
+    secure = _secure_winners(sim, me, out, wins)
+    if side == 1:
+        return _follow_partner(sim, me, wins, loses, secure, sure, points)
+    # An opponent, or a seat this one cannot place, is winning.
+    if sim.side >> me & 1 and wins:
+        return _follow_for_picker(sim, me, legal, wins, loses, secure, out, points)
+    return _follow_against(sim, me, legal, wins, loses, secure, out, points)
+
+
+def _winning_cards(sim: SimHand, me: int, legal: int) -> int:
+    """The legal cards that would head the trick now (the picker never counts the
+    unknown card, which it cannot win with)."""
+    best, led = sim.best, sim.led
     if best >= 18:
         wins = legal & ABOVE[best]
     elif best >= 0:
@@ -252,46 +273,59 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
         wins = legal & (SUIT_MASK[led] | TRUMPS)
     if me == sim.picker:
         wins &= ~sim.unk
-    loses = legal & ~wins
-    side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
-    points = 0
-    for card in sim.trick:
-        points += POINTS_AT[card.bit_length() - 1]
-    out = _out(sim, me)
-    sure = best >= 0 and not _later_could_beat(sim, me, out, best, led)
+    return wins
+
+
+def _secure_winners(sim: SimHand, me: int, out: int, wins: int) -> int:
+    """The winning cards no seat still to play could beat."""
     secure = 0
     w = wins
     while w:
         card = w & -w
-        if not _later_could_beat(sim, me, out, card.bit_length() - 1, led):
+        if not _later_could_beat(sim, me, out, card.bit_length() - 1, sim.led):
             secure |= card
         w ^= card
-    on_side = sim.side >> me & 1
-    if side == 1:
-        if sure:
-            # Schmear a known partner's sure trick; never trump it.
-            if loses:
-                top = _max_by(loses, _SCHMEAR)
-                return top if _SCHMEAR[top.bit_length() - 1] >= 32 else _lowest(sim, me, loses)
-            return _cheapest_winner(wins)
-        if secure and (points >= 10 or not loses):
-            return _cheapest_winner(secure)
-        return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
-    # An opponent, or a seat this one cannot place, is winning.
-    if on_side and wins:
-        # The picker's side takes a trick worth 5 with the cheapest card that probably
-        # holds, and spends a boss trump on a poorer one only if it is its lowest trump.
-        if points >= 5:
-            return _likely_winner(sim, me, out, wins, points)
-        trumps = legal & TRUMPS
-        cheap = secure & (FAIL | (low(trumps) if trumps else 0))
-        if cheap:
-            return _cheapest_winner(cheap)
+    return secure
+
+
+def _follow_partner(
+    sim: SimHand, me: int, wins: int, loses: int, secure: int, sure: bool, points: int
+) -> int:
+    """A known partner is winning the trick."""
+    if sure:
+        # Schmear a known partner's sure trick; never trump it.
         if loses:
-            lowest = _lowest(sim, me, loses)
-            if POINTS_AT[lowest.bit_length() - 1] < 10:
-                return lowest
+            top = _max_by(loses, _SCHMEAR)
+            return top if _SCHMEAR[top.bit_length() - 1] >= 32 else _lowest(sim, me, loses)
         return _cheapest_winner(wins)
+    if secure and (points >= 10 or not loses):
+        return _cheapest_winner(secure)
+    return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
+
+
+def _follow_for_picker(
+    sim: SimHand, me: int, legal: int, wins: int, loses: int, secure: int, out: int, points: int
+) -> int:
+    """The picker's side can take a trick an opponent (or an unplaced seat) is winning."""
+    # The picker's side takes a trick worth 5 with the cheapest card that probably
+    # holds, and spends a boss trump on a poorer one only if it is its lowest trump.
+    if points >= 5:
+        return _likely_winner(sim, me, out, wins, points)
+    trumps = legal & TRUMPS
+    cheap = secure & (FAIL | (low(trumps) if trumps else 0))
+    if cheap:
+        return _cheapest_winner(cheap)
+    if loses:
+        lowest = _lowest(sim, me, loses)
+        if POINTS_AT[lowest.bit_length() - 1] < 10:
+            return lowest
+    return _cheapest_winner(wins)
+
+
+def _follow_against(
+    sim: SimHand, me: int, legal: int, wins: int, loses: int, secure: int, out: int, points: int
+) -> int:
+    """A defender (or a picker's side that cannot win) follows an opponent's trick."""
     if secure:
         choice = _cheapest_winner(secure)
         # A boss trump is spent on a trick only when the trick is worth it.

@@ -12,44 +12,19 @@ Both are deterministic: the same view and generator give the same action.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import combinations
 
 from sheepshead.actions import ALONE, CRACK, NOCRACK, PASS, PICK, Action, Bury, Call, Name, Play
 from sheepshead.bots.cardplay import choose_card
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
+from sheepshead.bots.style import Style
 from sheepshead.cards import FAIL_SUITS, Card, Rank, ace_of, ten_of
-from sheepshead.game import Phase
+from sheepshead.hand import Phase
 from sheepshead.view import SeatView
 
-__all__ = ["STYLES", "RuleBot", "Style", "hand_strength"]
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """How a level plays. Thresholds are hand-strength scores (``hand_strength``)."""
-
-    level: str
-    #: Pick thresholds by table ("players/partner rule"), one per position from the
-    #: dealer's left, the dealer last.
-    pick: tuple[tuple[str, tuple[float, ...]], ...]
-    #: Uniform noise added to the threshold, +/- this much.
-    pick_noise: float
-    #: Go alone at or above this strength (after the bury), for six cards a seat.
-    alone: float
-    #: Crack with at least this defensive strength.
-    crack: float
-    #: Counts trumps and voids to know whether a trick is safe (else trusts the card).
-    counts: bool
-    #: Chance of a random (but never absurd) card instead of the rule's choice.
-    play_noise: float
-    #: How much less strength an alone needs when the only call is an unknown
-    #: (the unknown a fail card, a trump).
-    unknown_alone: tuple[float, float] = (1.0, 1.0)
-
-    def pick_table(self, key: str) -> tuple[float, ...]:
-        return dict(self.pick)[key]
+__all__ = ["STYLES", "RuleBot", "hand_strength"]
 
 
 def _flat(value: float) -> tuple[tuple[str, tuple[float, ...]], ...]:

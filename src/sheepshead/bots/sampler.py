@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from sheepshead import kernel
 from sheepshead.bots.rng import Rng
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
-from sheepshead.game import Phase
+from sheepshead.hand import Phase
 from sheepshead.view import SeatView
 
 __all__ = ["Sampler", "World", "plays_of"]
@@ -365,6 +365,18 @@ class Sampler:
             if led_at is None or (led_at == current and not picker_played_now):
                 self.hold_suit = suit
             return []
+        return self._unknown_call_cases(allowed, plays, suit, pick, bury)
+
+    def _unknown_call_cases(
+        self,
+        allowed: dict[Card, int],
+        plays: list[tuple[int, Card | None, int]],
+        suit: Suit,
+        pick: int,
+        bury: int,
+    ) -> list[dict[Card, int]]:
+        """The cases an unknown call leaves, one dict of allowed holders each."""
+        picker = self.view.picker
         # An unknown call: no card of the called suit in the picker's hand (the voids
         # did that), nor as the unknown; for each other suit, the ace, or none of it.
         unknown = 1 << self.unknown_holder
@@ -372,21 +384,8 @@ class Sampler:
         for card in allowed:
             if card.fail_suit is suit:
                 allowed[card] &= ~own
-        options: list[list[tuple[Suit, bool]]] = [[]]
         picker_played = {c for seat, c, _ in plays if seat == picker and c is not None}
-        for s in FAIL_SUITS:
-            if s is suit:
-                continue
-            ace = ace_of(s)
-            ace_elsewhere = ace not in allowed and ace not in picker_played
-            has_ace = ace in picker_played
-            shown_suit = any(c.fail_suit is s for c in picker_played)
-            cases = []
-            if not ace_elsewhere:
-                cases.append((s, True))
-            if not has_ace and not shown_suit:
-                cases.append((s, False))
-            options = [[*o, c] for o in options for c in cases]
+        options = _ace_cases(allowed, picker_played, suit)
         result = []
         for combo in options:
             case = dict(allowed)
@@ -449,3 +448,25 @@ class Sampler:
             held = sum(1 for c in hands[view.picker] if c.fail_suit is self.hold_suit)
             weight = 1.0 / max(1, held)
         return World(tuple(hands), bury, blind, unknown, weight)
+
+
+def _ace_cases(
+    allowed: dict[Card, int], picker_played: set[Card], suit: Suit
+) -> list[list[tuple[Suit, bool]]]:
+    """For each fail suit but the called one: the picker holds its ace, or none of the
+    suit, as far as the cards seen allow; every combination of these."""
+    options: list[list[tuple[Suit, bool]]] = [[]]
+    for s in FAIL_SUITS:
+        if s is suit:
+            continue
+        ace = ace_of(s)
+        ace_elsewhere = ace not in allowed and ace not in picker_played
+        has_ace = ace in picker_played
+        shown_suit = any(c.fail_suit is s for c in picker_played)
+        cases = []
+        if not ace_elsewhere:
+            cases.append((s, True))
+        if not has_ace and not shown_suit:
+            cases.append((s, False))
+        options = [[*o, c] for o in options for c in cases]
+    return options

@@ -15,7 +15,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from sheepshead.server import (
     api,
     catalog,
-    daily,
+    daily_web,
     errors,
     guide,
     i18n,
@@ -30,6 +30,7 @@ from sheepshead.server.settings import Settings
 from sheepshead.server.static import VersionedStatic
 from sheepshead.server.tables import Tables
 from sheepshead.store import Store, migrate, open_engine
+from sheepshead.store.identity import IdentityStore
 
 
 def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.store = store
+    app.state.identities = IdentityStore(engine)
     app.state.tables = Tables(store)
     app.state.templates = _templates(settings, static)
     errors.install(app)
@@ -95,7 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(catalog.router)
     app.include_router(pages.router)
-    app.include_router(daily.router)
+    app.include_router(daily_web.router)
     app.include_router(guide.router)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)

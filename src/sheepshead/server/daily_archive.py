@@ -19,19 +19,11 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from sheepshead import daily
-from sheepshead.server.daily_play import (
-    API,
-    Daily,
-    DailyDep,
-    NowDep,
-    _answers,
-    _begin,
-    _points,
-    _resume,
-)
+from sheepshead import daily_game
+from sheepshead.server.daily_play import API, _answers, _begin, _points, _resume
+from sheepshead.server.daily_service import Daily, DailyDep, NowDep
 from sheepshead.server.identity import KnownPlayerDep, PlayerDep
-from sheepshead.store.daily import Attempt, Day
+from sheepshead.store.daily_store import Attempt, Day
 
 router = APIRouter(tags=["daily"])
 
@@ -52,10 +44,10 @@ def _past_day(svc: Daily, text: str, at: datetime) -> Day:
         day = date.fromisoformat(text)
     except ValueError:
         raise HTTPException(422, "date: write it as YYYY-MM-DD") from None
-    today = daily.day_of(at)
+    today = daily_game.day_of(at)
     if day > today:
         raise HTTPException(404, "that day has not started yet")
-    if not daily.is_over(day, at):
+    if not daily_game.is_over(day, at):
         raise HTTPException(409, NOT_OVER)
     row = svc.store.day(day)
     if row is None:
@@ -72,8 +64,8 @@ def _replays(svc: Daily, player: str | None, day: date) -> list[Attempt]:
 def compare(field: list[tuple[int, ...]], points: tuple[int, ...]) -> dict[str, Any]:
     """A replay's game points beside the day's board, as if it had been one more
     player of that day: its matchpoints, score, rank (of ``field + 1``) and percentile."""
-    entries = [daily.Entry(f"{i}", p) for i, p in enumerate(field)]
-    standings = daily.rank_day([*entries, daily.Entry(_REPLAY, points)])
+    entries = [daily_game.Entry(f"{i}", p) for i, p in enumerate(field)]
+    standings = daily_game.rank_day([*entries, daily_game.Entry(_REPLAY, points)])
     mine = next(s for s in standings if s.player == _REPLAY)
     return {
         "points": list(points),
@@ -146,7 +138,7 @@ def archive_page(request: Request, day: str, svc: DailyDep, at: NowDep) -> Respo
         wanted = date.fromisoformat(day)
     except ValueError:
         wanted = None
-    if wanted == daily.day_of(at):
+    if wanted == daily_game.day_of(at):
         return RedirectResponse("/daily", status_code=303)
     row = _past_day(svc, day, at)
     templates: Jinja2Templates = request.app.state.templates

@@ -1,5 +1,5 @@
-"""The daily game's attempts: ``/api/v1/daily/attempts/...`` (``daily.py`` has the
-board, names and pages, and includes this router).
+"""The daily game's attempts: ``/api/v1/daily/attempts/...`` (``daily_web.py`` has the
+board and pages, and includes this router; ``players.py`` the names and codes).
 
 An attempt is a ``Table`` whose hands are the day's five deals: each request
 replays it from the moves stored, applies the player's action and the computer
@@ -9,47 +9,32 @@ A result is computed here, from that replay, never taken from the browser.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import hmac
-import logging
-import threading
-import time
-from datetime import UTC, date, datetime, timedelta
-from typing import Annotated, Any
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.exc import DBAPIError
 
-from sheepshead import bots, daily
-from sheepshead.names import player_label
-from sheepshead.phrases import refusal_english
+from sheepshead import daily_game
 from sheepshead.refusals import IllegalAction
 from sheepshead.server import refused
-from sheepshead.server.day_end import DayClock
+from sheepshead.server.daily_service import Daily, DailyDep, NowDep, _refresh_now, day_players
 from sheepshead.server.identity import PlayerDep
 from sheepshead.server.observability import bots_thinking
 from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Conflict, Error
-from sheepshead.server.secret import server_secret
-from sheepshead.server.security import client_network
-from sheepshead.server.settings import Settings
-from sheepshead.store.daily import Attempt, DailyStore, Day
+from sheepshead.store.daily_store import Attempt, Day
 from sheepshead.store.day_end import DayEndStore
-from sheepshead.store.moderation import ADDRESS_DAYS, ModerationStore, record_play
-from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level
+from sheepshead.store.moderation import record_play
+from sheepshead.table import BadAction, Table, TableConflict, Turn
 
 API = "/api/v1/daily"
-log = logging.getLogger(__name__)
 router = APIRouter(tags=["daily"])
 
 #: Below this field the board is refreshed as each result comes in; above, at most
 #: every ``REFRESH_SECONDS`` (a refresh rewrites every line of the day).
 LIVE_FIELD = 1000
-#: A day whose expert points failed to be worked out waits this long for another try.
-EXPERT_RETRY_SECONDS = 600.0
 REFRESH_SECONDS = 10.0
 BOARD_SIZE = 100
 NOT_FOUND = "no such attempt"
@@ -83,188 +68,6 @@ _503: dict[int | str, dict[str, Any]] = {
 }
 
 
-# The service: one per app ----------------------------------------------------------
-
-
-def bot_version(level: str) -> str:
-    """The computer players a new day is played against, as the day stores them: their
-    level and the version of this code's play."""
-    return f"{level}/{bots.VERSION}"
-
-
-def day_players(row: Day) -> tuple[str, str]:
-    """The level and the version of play of the day's computer players."""
-    level, _, version = row.bot_version.partition("/")
-    return level, version
-
-
-class Daily:
-    def __init__(self, request: Request) -> None:
-        state = request.app.state
-        settings: Settings = state.settings
-        self.store = DailyStore(state.engine)
-        self.secret = server_secret(settings)
-        self.level = settings.daily_level
-        self.bot_version = bot_version(self.level)
-        self.dev = settings.dev
-        # A day's players never change once stored, so they are read once per process.
-        self._players: dict[date, tuple[str, str]] = {}
-        #: Held while this process refreshes a board in the background: one at a time.
-        self.refreshing = threading.Lock()
-        #: The threads working out a day's expert points (``expert_later``), by day.
-        self.expert_threads: dict[date, threading.Thread] = {}
-        self._expert_lock = threading.Lock()
-        self._expert_failed: dict[date, float] = {}
-        #: The last day whose start this process has seen (to forget old addresses).
-        self._forgotten_before: date | None = None
-        #: When a day ends: this server's clock checked against the database.
-        self.clock = DayClock(state.engine)
-
-    def shown(self, player_id: str, name: str | None) -> str:
-        """A board's name for a player: their display name, or their label (a keyed
-        hash of the id, the same on every board: never a part of the id)."""
-        return name if name is not None else player_label(self.secret, player_id)
-
-    def seed(self, day: date) -> bytes:
-        return daily.day_seed(self.secret, day)
-
-    def bot_seed(self, day: date) -> int:
-        # Fixed per day, so every player meets the same answers; reveals nothing.
-        digest = hmac.new(self.seed(day), b"bots", hashlib.sha256).digest()
-        return int.from_bytes(digest[:8], "big") >> 1
-
-    def address(self, request: Request, day: date) -> str | None:
-        """A keyed hash of the client's network (an IPv6 client's /64, which one
-        subscriber usually holds whole, as the identity rate limit counts them) and the
-        day: flags compare one day's attempts, and days must not link to one another."""
-        if not request.client or not request.client.host:
-            return None
-        network = client_network(request.scope)
-        message = f"address:{day.isoformat()}:{network}".encode()
-        return hmac.new(self.secret, message, hashlib.sha256).hexdigest()
-
-    def day_row(self, day: date) -> Day:
-        horizon = day - timedelta(days=ADDRESS_DAYS)
-        if self._forgotten_before != horizon:
-            # Once a day per process: the networks' hashes are kept ADDRESS_DAYS days.
-            ModerationStore(self.store.engine).forget_addresses(horizon)
-            self._forgotten_before = horizon
-        return self.store.ensure_day(day, daily.commitment(self.seed(day)), self.bot_version)
-
-    def refresh_later(self, day: date) -> None:
-        """Refresh the day's board in a thread of its own, unless this process is
-        refreshing one already (then that refresh, or the next due, takes this in)."""
-        if not self.refreshing.acquire(blocking=False):
-            return
-
-        def run() -> None:
-            try:
-                _refresh_now(self, day)
-            except Exception:
-                log.exception("refreshing the board of %s failed", day.isoformat())
-            finally:
-                self.refreshing.release()
-
-        threading.Thread(target=run, name=f"board-{day.isoformat()}", daemon=True).start()
-
-    def expert_later(self, row: Day) -> threading.Thread | None:
-        """Work out, in a thread of its own, what the day's computer players score in
-        the player's seat (all five seats theirs) and store it for the board. One day at
-        a time per process, and a day that failed waits ``EXPERT_RETRY_SECONDS`` before
-        another try, so that reading boards cannot pile up work. None when nothing was
-        started: stored already, worked out now, failed lately, or players not here."""
-        level, version = day_players(row)
-        if row.expert_points is not None or version not in bots.versions():
-            return None
-        failed = self._expert_failed.get(row.day)
-        if failed is not None and time.monotonic() - failed < EXPERT_RETRY_SECONDS:
-            return None
-        with self._expert_lock:
-            if any(t.is_alive() for t in self.expert_threads.values()):
-                return None
-
-            def run() -> None:
-                try:
-                    points = daily.expert_points(
-                        self.seed(row.day), level, self.bot_seed(row.day), version
-                    )
-                    self.store.set_expert_points(row.day, points)
-                except Exception as exc:
-                    self._expert_failed[row.day] = time.monotonic()
-                    # No traceback: a bot's error could name a card of the day's deals.
-                    name = type(exc).__name__
-                    log.error("the expert's points of %s failed (%s)", row.day.isoformat(), name)
-
-            thread = threading.Thread(target=run, name=f"expert-{row.day.isoformat()}", daemon=True)
-            self.expert_threads[row.day] = thread
-            thread.start()
-        return thread
-
-    def close(self, timeout: float = 60.0) -> None:
-        """Wait for this process's background work (before its database goes away)."""
-        for thread in list(self.expert_threads.values()):
-            thread.join(timeout)
-        if self.refreshing.acquire(timeout=timeout):
-            self.refreshing.release()
-
-    def players(self, day: date) -> tuple[str, str]:
-        """The level and version of play of the computer players the day started with:
-        a deployment during the day changes the play of the days after it, not this one."""
-        found = self._players.get(day)
-        if found is None:
-            row = self.store.day(day)
-            if row is None:
-                return self.level, bots.VERSION
-            found = self._players[day] = day_players(row)
-        return found
-
-    def playable(self, row: Day) -> None:
-        """The day's computer players must be ones this server can still run."""
-        level, version = day_players(row)
-        try:
-            check_level(level, version)
-        except ValueError as exc:
-            log.error("the day's %s computer players of version %s: %s", level, version, exc)
-            params = {"level": level, "version": version}
-            raise Refused(
-                503, refusal_english("day-players-gone", params), "day-players-gone", params
-            ) from None
-
-    def table(self, attempt: Attempt) -> Table:
-        seed = self.seed(attempt.day)
-        level, version = self.players(attempt.day)
-        return Table.restore(
-            daily.RULES,
-            level,
-            self.bot_seed(attempt.day),
-            daily.FIRST_DEALER,
-            [(daily.deal_seed(seed, k), moves) for k, moves in enumerate(attempt.moves)],
-            bot_version=version,
-        )
-
-
-def service(request: Request) -> Daily:
-    found: Daily | None = getattr(request.app.state, "daily", None)
-    if found is None:
-        found = request.app.state.daily = Daily(request)
-    return found
-
-
-DailyDep = Annotated[Daily, Depends(service)]
-
-
-def now(request: Request) -> datetime:
-    """The daily game's instant: this server's clock checked against the database's and
-    the days it has stored as ended (``day_end.py``). Tests set ``app.state.daily_clock``
-    to move this server's clock."""
-    clock = getattr(request.app.state, "daily_clock", None)
-    server = clock() if clock is not None else datetime.now(UTC)
-    return service(request).clock.instant(server)
-
-
-NowDep = Annotated[datetime, Depends(now)]
-
-
 # Bodies ----------------------------------------------------------------------------
 
 
@@ -293,7 +96,7 @@ class CodeIn(_In):
 
 
 def _state(svc: Daily, attempt: Attempt, table: Table, at: datetime) -> dict[str, Any]:
-    over = daily.is_over(attempt.day, at)
+    over = daily_game.is_over(attempt.day, at)
     # Until the day is over its deals stay sealed, even once played: a finished deal
     # shows what seat 0 saw, nothing a scout could pass on to another identity.
     state = table.state(sealed=not over)
@@ -301,22 +104,22 @@ def _state(svc: Daily, attempt: Attempt, table: Table, at: datetime) -> dict[str
         state["summary"]["sealed"] = not over
     # The table shows a hand's seed once it is over; a daily deal's seed stays secret
     # until the day ends (it would let a finished player pass the deals on as data).
-    seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number - 1)
+    seed = daily_game.deal_seed(svc.seed(attempt.day), table.hand_number - 1)
     state["seed"] = seed.hex() if over and table.hand_over else None
     if not over:
         for line in state["score_sheet"]:
             line["seed"] = None
     state["id"] = attempt.id
-    finished = table.hand_over and table.hand_number == daily.DEALS
+    finished = table.hand_over and table.hand_number == daily_game.DEALS
     state["daily"] = {
         "date": attempt.day.isoformat(),
         "deal": table.hand_number,
-        "deals": daily.DEALS,
+        "deals": daily_game.DEALS,
         "ranked": attempt.ranked,
         "finished": finished,
         "void": attempt.ranked and over and not finished,
-        "commitment": daily.commitment(svc.seed(attempt.day)),
-        "next_day_starts": daily.day_end(attempt.day).isoformat(),
+        "commitment": daily_game.commitment(svc.seed(attempt.day)),
+        "next_day_starts": daily_game.day_end(attempt.day).isoformat(),
     }
     return state
 
@@ -358,7 +161,7 @@ def _points(table: Table) -> list[int]:
     for game in table.match.hands:
         result = game.result()
         assert result is not None
-        out.append(result.scores[daily.PLAYER_SEAT])
+        out.append(result.scores[daily_game.PLAYER_SEAT])
     return out
 
 
@@ -376,7 +179,7 @@ def start_attempt(
     Today's deals are played once, ranked: once that attempt is finished, 409 (a
     replay of them opens when the day is over, at ``POST /days/{date}/replays``).
     """
-    day = daily.day_of(at)
+    day = daily_game.day_of(at)
     row = svc.day_row(day)
     svc.playable(row)
     # Ready long before the first player finishes and looks at the board.
@@ -404,11 +207,11 @@ def _begin(
     seed = svc.seed(day)
     level, version = day_players(row)
     turn = Table.start(
-        daily.RULES,
+        daily_game.RULES,
         level,
         svc.bot_seed(day),
-        daily.deal_seed(seed, 0),
-        daily.FIRST_DEALER,
+        daily_game.deal_seed(seed, 0),
+        daily_game.FIRST_DEALER,
         bot_version=version,
     )
     address = svc.address(request, day) if number == 1 else None
@@ -426,7 +229,7 @@ def _begin(
 @router.get(f"{API}/attempts/current", responses=_404)
 def current_attempt(player: PlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
     """Today's attempt in progress, else today's latest attempt; 404 if none."""
-    attempts = svc.store.attempts(player, daily.day_of(at))
+    attempts = svc.store.attempts(player, daily_game.day_of(at))
     if not attempts:
         raise HTTPException(404, "you have not started today's game")
     unfinished = [a for a in attempts if not a.finished]
@@ -447,7 +250,7 @@ def _check_open(svc: Daily, attempt: Attempt, at: datetime) -> tuple[str, str] |
     """Why the attempt takes no more moves, and its code; None while it is open."""
     if attempt.finished:
         return "this attempt is finished", "attempt-finished"
-    over = daily.is_over(attempt.day, at)
+    over = daily_game.is_over(attempt.day, at)
     if attempt.ranked and over:
         return DAY_OVER, "day-over"
     if not attempt.ranked and not over:
@@ -482,7 +285,7 @@ def _open(
 
 def _save(svc: Daily, attempt: Attempt, turn: Turn, played_from: str | None = None) -> bool:
     table = turn.table
-    finished = table.hand_over and table.hand_number == daily.DEALS
+    finished = table.hand_over and table.hand_number == daily_game.DEALS
     points = _points(table) if finished and attempt.ranked else None
     evidence = None
     if played_from is not None and attempt.ranked:
@@ -515,12 +318,6 @@ def _refresh(svc: Daily, row: Day, after_result: bool = False) -> bool:
     # Seconds on a large one: no player's request waits for it.
     svc.refresh_later(day)
     return False
-
-
-def _refresh_now(svc: Daily, day: date) -> None:
-    # Two refreshes at once may deadlock on PostgreSQL: the other one does the work.
-    with contextlib.suppress(DBAPIError):
-        svc.store.refresh_board(day)
 
 
 @router.post(
@@ -568,9 +365,9 @@ def next_deal(
     if isinstance(opened, JSONResponse):
         return opened
     attempt, table = opened
-    if table.hand_number >= daily.DEALS:
+    if table.hand_number >= daily_game.DEALS:
         return _conflict(svc, attempt, "that was the day's last deal", at, "last-deal")
-    seed = daily.deal_seed(svc.seed(attempt.day), table.hand_number)
+    seed = daily_game.deal_seed(svc.seed(attempt.day), table.hand_number)
     try:
         with bots_thinking(table.level):
             turn = table.next_hand(seed, body.version)
@@ -595,7 +392,7 @@ def deal_record(
     import json
 
     attempt = _load(svc, attempt_id, player)
-    if not daily.is_over(attempt.day, at):
+    if not daily_game.is_over(attempt.day, at):
         raise HTTPException(409, RECORD_LATER)
     record = svc.table(attempt).hand_record(number)
     if record is None:

@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import Engine
 
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.store.day_end import DayEndStore, StoredDays
 
 log = logging.getLogger(__name__)
@@ -49,12 +49,12 @@ class DayClock:
         """The instant the daily game goes by, given this server's clock; stores the end
         of the days it finds over."""
         at, stored = self._judge(server, self._stored())
-        today = daily.day_of(at)
+        today = daily_game.day_of(at)
         if today != self._today:
             # A new day for this process (or its first request): decided on a fresh read.
             self._forget()
             at, stored = self._judge(server, self._stored())
-            today = self._today = daily.day_of(at)
+            today = self._today = daily_game.day_of(at)
         if stored.first_open is not None and stored.first_open < today:
             for day in self.store.end_days(today, stored.now):
                 log.info("the daily game's day %s ended: its seed is published", day.isoformat())
@@ -73,7 +73,7 @@ class DayClock:
                 ahead,
             )
         if stored.last_ended is not None:
-            ended = daily.day_end(stored.last_ended)
+            ended = daily_game.day_end(stored.last_ended)
             if at < ended:
                 self._log(
                     logging.ERROR,

@@ -308,7 +308,8 @@ def worked_hand() -> dict[str, Any]:
     """The worked hand's facts, all read from its record and the engine's result."""
     game = example_game("plain-win")
     result = game.result()
-    assert result is not None and result.picker is not None
+    assert result is not None
+    assert result.picker is not None
     side = frozenset((result.picker, *result.partners))
     tricks = _tricks(game, side)
     bury_points = sum(c.points for c in game.bury)

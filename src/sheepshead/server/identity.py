@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Protocol
 
 from fastapi import Depends, Request
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sheepshead.server.settings import Settings
-from sheepshead.store import Store
+from sheepshead.store.identity import IdentityStore
 
-if TYPE_CHECKING:
-    from sheepshead.server.security import RateLimiter
+
+class IdentityLimit(Protocol):
+    """The limit on new identities per network address (``security.RateLimiter``,
+    which imports this module's cookie name: named here by what it does, no cycle)."""
+
+    def new_identity(self, request: Request) -> None: ...
+
 
 COOKIE = "sheepshead_player"
 #: About 13 months: the longest a browser keeps a cookie (Chrome caps at 400 days).
@@ -35,29 +40,29 @@ _STATE_KEY = "sheepshead_new_player"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-def store_of(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
+def identities_of(request: Request) -> IdentityStore:
+    identities: IdentityStore = request.app.state.identities
+    return identities
 
 
-StoreDep = Annotated[Store, Depends(store_of)]
+IdentitiesDep = Annotated[IdentityStore, Depends(identities_of)]
 
 
-def current_player(request: Request, store: StoreDep) -> str:
+def current_player(request: Request, identities: IdentitiesDep) -> str:
     """The player's id. When the cookie names none: a new anonymous player for a
     request that changes something; for a read, a stranger's id, made up for this
     request and never stored nor sent, so that the route answers as it does for a
     player who has nothing yet (no game: 404; no attempt today)."""
     player_id = request.cookies.get(COOKIE)
-    if player_id is not None and _ID.fullmatch(player_id) and store.has_player(player_id):
+    if player_id is not None and _ID.fullmatch(player_id) and identities.has_player(player_id):
         return player_id
     if request.method not in UNSAFE:
         return secrets.token_hex(16)
     # New identities are rate-limited per network address (security.py).
-    limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
+    limiter: IdentityLimit | None = getattr(request.app.state, "limiter", None)
     if limiter is not None:
         limiter.new_identity(request)
-    player_id = store.new_player()
+    player_id = identities.new_player()
     request.scope.setdefault("state", {})[_STATE_KEY] = player_id
     return player_id
 
@@ -65,11 +70,11 @@ def current_player(request: Request, store: StoreDep) -> str:
 PlayerDep = Annotated[str, Depends(current_player)]
 
 
-def known_player(request: Request, store: StoreDep) -> str | None:
+def known_player(request: Request, identities: IdentitiesDep) -> str | None:
     """The player named by the cookie, or None: for what a visitor may read without an
     identity (the leaderboard), so that reading makes none and meets no limit."""
     player_id = request.cookies.get(COOKIE)
-    if player_id is not None and _ID.fullmatch(player_id) and store.has_player(player_id):
+    if player_id is not None and _ID.fullmatch(player_id) and identities.has_player(player_id):
         return player_id
     return None
 

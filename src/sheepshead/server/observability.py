@@ -45,17 +45,18 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
-from sqlalchemy import Engine, and_, exists, func, select
+from sqlalchemy import Engine
 from sqlalchemy import exc as sa_exc
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sheepshead import daily
+from sheepshead import daily_game
 from sheepshead.server.errors import refusal
 from sheepshead.server.identity import COOKIE
-from sheepshead.store.daily import DailyAttempt
+from sheepshead.server.secret import server_secret
+from sheepshead.store.daily_store import DailyStore, attempts_in_progress
+from sheepshead.store.games import games_in_progress
 from sheepshead.store.migrate import alembic_config
-from sheepshead.store.models import GameRow, HandRow
 
 __all__ = [
     "ACCESS_LOG",
@@ -134,16 +135,9 @@ class DatabaseGauges(Collector):
 
     def _count(self) -> tuple[int, int] | None:
         since = datetime.now(UTC) - ACTIVE_WINDOW
-        unfinished = exists().where(HandRow.game_id == GameRow.id, HandRow.done.is_(False))
-        games = select(func.count()).where(and_(GameRow.updated_at >= since, unfinished))
-        attempts = select(func.count()).where(
-            DailyAttempt.updated_at >= since, DailyAttempt.finished.is_(False)
-        )
         try:
             with self.engine.connect() as conn:
-                return int(conn.execute(games).scalar_one()), int(
-                    conn.execute(attempts).scalar_one()
-                )
+                return games_in_progress(conn, since), attempts_in_progress(conn, since)
         except sa_exc.SQLAlchemyError:
             return None
 
@@ -384,16 +378,13 @@ def readyz(request: Request) -> JSONResponse:
 
 
 def _daily_secret_check(request: Request) -> str:
-    # Imported here: daily_play builds its service from a request, like this check.
-    from sheepshead.server.daily_play import service
-
-    svc = service(request)
-    today = daily.day_of(datetime.now(UTC))
+    today = daily_game.day_of(datetime.now(UTC))
     try:
-        row = svc.store.day(today)
+        row = DailyStore(request.app.state.engine).day(today)
     except sa_exc.SQLAlchemyError as exc:
         return f"cannot read today's day ({type(exc).__name__})"
-    if row is not None and row.commitment != daily.commitment(svc.seed(today)):
+    seed = daily_game.day_seed(server_secret(request.app.state.settings), today)
+    if row is not None and row.commitment != daily_game.commitment(seed):
         # Another machine made today's commitment with another secret: this one would
         # deal other cards than the ones the day is committed to.
         return "this server's SHEEPSHEAD_DAILY_SECRET is not the one today was committed with"

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, func, select, update
 
-from sheepshead.store.daily import DailyDay
+from sheepshead.store.daily_models import DailyDay
 
 
 @dataclass(frozen=True, slots=True)

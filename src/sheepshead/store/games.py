@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Connection, Engine, and_, exists, func, insert, select, update
 
-from sheepshead.store.models import GameRow, HandRow, Player
+from sheepshead.store.models import GameRow, HandRow
 
 
 def new_id() -> str:
@@ -51,19 +51,6 @@ class StoredGame:
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-
-    # Players --------------------------------------------------------------
-
-    def new_player(self) -> str:
-        player_id = new_id()
-        with self.engine.begin() as conn:
-            conn.execute(insert(Player).values(id=player_id, created_at=_now()))
-        return player_id
-
-    def has_player(self, player_id: str) -> bool:
-        with self.engine.connect() as conn:
-            found = conn.execute(select(Player.id).where(Player.id == player_id)).first()
-        return found is not None
 
     # Games ----------------------------------------------------------------
 
@@ -179,3 +166,10 @@ def _hand_values(game_id: str, hand: StoredHand) -> dict[str, Any]:
         "moves": list(hand.moves),
         "done": hand.done,
     }
+
+
+def games_in_progress(conn: Connection, since: datetime) -> int:
+    """Games whose current hand is not over, played since ``since`` (a gauge)."""
+    unfinished = exists().where(HandRow.game_id == GameRow.id, HandRow.done.is_(False))
+    games = select(func.count()).where(and_(GameRow.updated_at >= since, unfinished))
+    return int(conn.execute(games).scalar_one())

@@ -19,15 +19,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 
-from sheepshead.store.daily import (
-    Attempt,
-    DailyAddressPlay,
-    DailyAttempt,
-    DailyResult,
-    DailyStore,
-    DisplayName,
-    Evidence,
-)
+from sheepshead.store.daily_models import DailyAddressPlay, DailyAttempt, DailyResult
+from sheepshead.store.daily_store import Attempt, DailyStore, Evidence
+from sheepshead.store.identity import DisplayName
 
 #: How many days the evidence is kept for the moderators (``forget_addresses``).
 ADDRESS_DAYS = 30

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, literal, select, update
 
 from sheepshead import names
-from sheepshead.store.daily import KEY_SEPARATOR, DisplayName
+from sheepshead.store.identity import KEY_SEPARATOR, DisplayName
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,13 @@
-"""The daily game's storage: days, attempts, results and the board, display names,
-recovery codes. On the table's declarative ``Base``; migrations ``daily_0001``,
-``daily_0002`` and ``flags_0001`` (the moderators' evidence, written and read by
-``moderation.py``; a day's stored end, by ``day_end.py``).
+"""The daily game's storage: days, attempts, results and the board, over the tables
+of ``daily_models.py`` (the moderators' evidence is written here and read by
+``moderation.py``; a day's stored end, by ``day_end.py``). Names and recovery codes
+are ``identity.py``'s.
 
 Like the rest of the store it knows the game only as text: an attempt is its day
 and its moves per deal, a result is five numbers the server computed by replaying
 those moves. The day's seed is never stored: the server derives it from its secret.
 
-The board is duplicate-bridge matchpoints (``sheepshead.daily`` has the pure
+The board is duplicate-bridge matchpoints (``sheepshead.daily_game`` has the pure
 reference). ``refresh_board`` recomputes a day's matchpoints and shared ranks in
 one set-based UPDATE with window functions, so that reading the top 100 and a
 player's own rank are index lookups, whatever the field's size.
@@ -21,29 +21,19 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
     Connection,
-    Date,
-    DateTime,
     Engine,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    delete,
     func,
     insert,
-    or_,
     select,
     text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
+from sheepshead.store.daily_models import DailyAttempt, DailyDay, DailyResult
 from sheepshead.store.games import new_id
-from sheepshead.store.models import Base, Player
+from sheepshead.store.identity import DisplayName, shown_name
 
 DEALS = 5
 #: More to write in an attempt's save, in its transaction, at its instant.
@@ -53,138 +43,6 @@ _DEAL_COLUMNS = ("d1", "d2", "d3", "d4", "d5")
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-class DailyDay(Base):
-    """A day of the daily game, created by its first attempt."""
-
-    __tablename__ = "daily_days"
-
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
-    #: Hex SHA-256 of the day's seed, published from the day's start.
-    commitment: Mapped[str] = mapped_column(String(64))
-    #: The computer players the day started with ("expert/1"): kept for the whole day.
-    bot_version: Mapped[str] = mapped_column(String(32))
-    #: Game points of the expert computer player in seat 0, per deal (None until computed).
-    expert_points: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
-    #: The field when the board was last refreshed, and each deal's spread then.
-    field: Mapped[int] = mapped_column(Integer, default=0)
-    spreads: Mapped[list[dict[str, int]] | None] = mapped_column(JSON, nullable=True)
-    refreshed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: When the day was recorded as over, by the database's clock (``store/day_end.py``):
-    #: from then on its seed is published and no ranked attempt of it accepts a move.
-    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-
-
-class DailyAttempt(Base):
-    """One player's go at a day: number 1 is the ranked one, later ones are replays."""
-
-    __tablename__ = "daily_attempts"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
-    day: Mapped[date] = mapped_column(Date, ForeignKey("daily_days.day"))
-    number: Mapped[int] = mapped_column(Integer)
-    ranked: Mapped[bool] = mapped_column(Boolean)
-    #: The moves of each deal dealt so far, in record text, bots' included.
-    moves: Mapped[list[list[str]]] = mapped_column(JSON)
-    #: Deals dealt plus actions taken: every write checks and bumps it.
-    version: Mapped[int] = mapped_column(Integer)
-    finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: Ranked, and played from a network that another ranked attempt of the day was
-    #: also played from, whichever played first (see ``DailyAddressPlay``): for a moderator.
-    flagged: Mapped[bool] = mapped_column(Boolean, default=False)
-    #: Keyed hash of the network that started it (never the address itself).
-    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-    __table_args__ = (
-        Index("ux_daily_attempts_player_day_number", "player_id", "day", "number", unique=True),
-        Index("ix_daily_attempts_day_address", "day", "address"),
-        # The attempts in progress, counted at every metrics scrape (observability.py).
-        Index("ix_daily_attempts_updated", "updated_at"),
-    )
-
-
-class DailyAddressPlay(Base):
-    """The moderators' evidence: a ranked attempt's moves from one network (by its keyed
-    hash), when the first and the last were made, and the attempt's result.
-
-    Kept apart from the attempt, with no name and no link to the player, so that
-    deleting an identity that scouted a day, or the one it scouted for, clears no flag
-    (``store/moderation.py`` reads it; forgotten after ``ADDRESS_DAYS``)."""
-
-    __tablename__ = "daily_address_plays"
-
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
-    address: Mapped[str] = mapped_column(String(64), primary_key=True)
-    attempt_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    #: The attempt's first move from this network.
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: Its last move from this network (None in rows from before ``flags_0001``).
-    last_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    #: When the attempt was finished, and its game points: None until then.
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-    __table_args__ = (Index("ix_daily_address_plays_attempt", "attempt_id"),)
-
-
-class DailyResult(Base):
-    """A finished ranked attempt: game points per deal (the server's replay), and its
-    place on the board as of the last refresh."""
-
-    __tablename__ = "daily_results"
-
-    day: Mapped[date] = mapped_column(Date, ForeignKey("daily_days.day"), primary_key=True)
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    attempt_id: Mapped[str] = mapped_column(String(32))
-    d1: Mapped[int] = mapped_column(Integer)
-    d2: Mapped[int] = mapped_column(Integer)
-    d3: Mapped[int] = mapped_column(Integer)
-    d4: Mapped[int] = mapped_column(Integer)
-    d5: Mapped[int] = mapped_column(Integer)
-    total: Mapped[int] = mapped_column(Integer)
-    #: Matchpoints per deal and their sum, and the shared rank: None until refreshed.
-    marks: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
-    mp: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-    __table_args__ = (Index("ix_daily_results_day_rank", "day", "rank"),)
-
-
-class DisplayName(Base):
-    """A player's name on the board. Both keys are unique: see ``sheepshead.names``."""
-
-    __tablename__ = "display_names"
-
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    text: Mapped[str] = mapped_column(String(64))
-    key: Mapped[str] = mapped_column(String(128), unique=True)
-    look: Mapped[str] = mapped_column(String(256), unique=True)
-    #: Hidden by a moderator: shown as the label of a player without a name
-    #: (``names.player_label``), and the name stays taken.
-    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class RecoveryCode(Base):
-    """The keyed hash of a player's recovery code (never the code itself)."""
-
-    __tablename__ = "recovery_codes"
-
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 # Values handed to the server ----------------------------------------------------
@@ -248,23 +106,6 @@ def _aware(when: datetime | None) -> datetime | None:
     if when is None or when.tzinfo is not None:
         return when
     return when.replace(tzinfo=UTC)
-
-
-def shown_name(text_: str | None, hidden: bool | None) -> str | None:
-    """The display name the board may show, or None (no name, or hidden): the server
-    then shows the player's label, a keyed hash that says nothing of the id."""
-    if text_ is None or hidden:
-        return None
-    return text_
-
-
-#: Between a look key and the player's id in the keys of a name that a change of the
-#: rules made a look-alike of an older one (``rekey_names``): never in a name.
-KEY_SEPARATOR = "\n"
-
-
-class NameTaken(ValueError):
-    """The name, or a look-alike of it, belongs to another player."""
 
 
 class DailyStore:
@@ -583,93 +424,13 @@ class DailyStore:
                 players[player_id] = (shown, days, sum_total + total)
         return [(p, s, d, t) for p, (s, d, t) in players.items()]
 
-    # Names and recovery codes -----------------------------------------------------------
 
-    def name_of(self, player_id: str) -> tuple[str, bool] | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(DisplayName.text, DisplayName.hidden).where(
-                    DisplayName.player_id == player_id
-                )
-            ).first()
-        return None if row is None else (row.text, row.hidden)
-
-    def set_name(self, player_id: str, text_: str, key: str, look: str) -> None:
-        """Give the player this name. Raises NameTaken if another player's name has the
-        same key or look-alike key (a hidden name stays taken)."""
-        with self.engine.begin() as conn:
-            clash = conn.execute(
-                select(DisplayName.player_id).where(
-                    (DisplayName.key == key) | (DisplayName.look == look),
-                    DisplayName.player_id != player_id,
-                )
-            ).first()
-            if clash is not None:
-                raise NameTaken(text_)
-            conn.execute(delete(DisplayName).where(DisplayName.player_id == player_id))
-            try:
-                conn.execute(
-                    insert(DisplayName).values(
-                        player_id=player_id,
-                        text=text_,
-                        key=key,
-                        look=look,
-                        hidden=False,
-                        created_at=_now(),
-                    )
-                )
-            except IntegrityError:
-                raise NameTaken(text_) from None
-
-    def hide_name(self, key: str, looks: Sequence[str] = (), hidden: bool = True) -> int:
-        """Hide (or show again) every name with this case-folded key or one of these
-        look keys; returns how many names match. Hiding also finds the names re-keyed
-        as look-alikes of this one (``name_keys``); showing again leaves them hidden."""
-        alikes = [
-            DisplayName.look.startswith(look + KEY_SEPARATOR, autoescape=True)
-            for look in (looks if hidden else ())
-        ]
-        match = or_(DisplayName.key == key, DisplayName.look.in_(list(looks)), *alikes)
-        with self.engine.begin() as conn:
-            done = conn.execute(update(DisplayName).where(match).values(hidden=hidden))
-        return int(done.rowcount)
-
-    def set_recovery_code(self, player_id: str, code_hash: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(delete(RecoveryCode).where(RecoveryCode.player_id == player_id))
-            conn.execute(
-                insert(RecoveryCode).values(
-                    player_id=player_id, code_hash=code_hash, created_at=_now()
-                )
-            )
-
-    def has_recovery_code(self, player_id: str) -> bool:
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                select(RecoveryCode.player_id).where(RecoveryCode.player_id == player_id)
-            ).first()
-        return found is not None
-
-    def player_of_code(self, code_hash: str) -> str | None:
-        with self.engine.connect() as conn:
-            return conn.execute(
-                select(RecoveryCode.player_id).where(RecoveryCode.code_hash == code_hash)
-            ).scalar()
-
-    def delete_player(self, player_id: str) -> list[date]:
-        """The player and everything kept about them: games, attempts, results, name,
-        code. Returns the days whose boards they left (to be refreshed)."""
-        with self.engine.begin() as conn:
-            days = list(
-                conn.execute(
-                    select(DailyResult.day).where(DailyResult.player_id == player_id)
-                ).scalars()
-            )
-            # Explicit, not only ON DELETE CASCADE: SQLite enforces it only with the pragma.
-            for table in (DailyResult, DailyAttempt, DisplayName, RecoveryCode):
-                conn.execute(delete(table).where(table.player_id == player_id))
-            conn.execute(delete(Player).where(Player.id == player_id))
-        return days
+def attempts_in_progress(conn: Connection, since: datetime) -> int:
+    """Daily attempts not finished, played since ``since`` (a gauge)."""
+    attempts = select(func.count()).where(
+        DailyAttempt.updated_at >= since, DailyAttempt.finished.is_(False)
+    )
+    return int(conn.execute(attempts).scalar_one())
 
 
 _LINE_COLUMNS = (

@@ -10,43 +10,30 @@ is over; other players' attempts never.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from sheepshead import daily
-from sheepshead.names import CodeRefused, NameRefused, check_name, code_from_bytes, normalize_code
-from sheepshead.phrases import refusal_english
+from sheepshead import daily_game
 from sheepshead.server.daily_archive import router as archive_router
-from sheepshead.server.daily_play import (
-    API,
-    BOARD_SIZE,
-    CodeIn,
-    Daily,
-    DailyDep,
-    NameIn,
-    NowDep,
-    _refresh,
-)
+from sheepshead.server.daily_play import API, BOARD_SIZE, _refresh
 from sheepshead.server.daily_play import router as attempts_router
-from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
+from sheepshead.server.daily_service import Daily, DailyDep, NowDep
+from sheepshead.server.identity import KnownPlayerDep
 from sheepshead.server.pages import fingerprint_matches
-from sheepshead.server.refused import Refused
+from sheepshead.server.players import router as players_router
 from sheepshead.server.schemas import Error
-from sheepshead.store.daily import Day, NameTaken
+from sheepshead.store.daily_store import Day
 from sheepshead.table import names_for
 
 router = APIRouter(tags=["daily"])
 router.include_router(attempts_router)
 router.include_router(archive_router)
-
-_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+router.include_router(players_router)
 
 
 def _answers(code: int, description: str) -> dict[int | str, dict[str, Any]]:
@@ -55,7 +42,7 @@ def _answers(code: int, description: str) -> dict[int | str, dict[str, Any]]:
 
 
 def _day_param(text: str | None, at: datetime) -> date:
-    today = daily.day_of(at)
+    today = daily_game.day_of(at)
     if text is None:
         return today
     try:
@@ -85,17 +72,17 @@ def _finished(svc: Daily, player: str | None, day: date) -> bool:
 def today(player: KnownPlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
     """Today's day: its commitment (the SHA-256 of its seed), when the next starts,
     and where the player stands in it (a visitor without an identity gets none)."""
-    day = daily.day_of(at)
+    day = daily_game.day_of(at)
     row = svc.day_row(day)
     attempts = [] if player is None else svc.store.attempts(player, day)
     ranked = next((a for a in attempts if a.ranked), None)
-    name = None if player is None else svc.store.name_of(player)
+    name = None if player is None else svc.identities.name_of(player)
     return {
         "date": day.isoformat(),
         "commitment": row.commitment,
-        "next_day_starts": daily.day_end(day).isoformat(),
-        "deals": daily.DEALS,
-        "rules": daily.RULES.to_record(),
+        "next_day_starts": daily_game.day_end(day).isoformat(),
+        "deals": daily_game.DEALS,
+        "rules": daily_game.RULES.to_record(),
         "bot_version": row.bot_version,
         "ranked": None
         if ranked is None
@@ -106,7 +93,7 @@ def today(player: KnownPlayerDep, svc: DailyDep, at: NowDep) -> dict[str, Any]:
 
 
 def _day_json(row: Day, at: datetime) -> dict[str, Any]:
-    over = daily.is_over(row.day, at)
+    over = daily_game.is_over(row.day, at)
     return {
         "date": row.day.isoformat(),
         "commitment": row.commitment,
@@ -120,7 +107,7 @@ def _day_json(row: Day, at: datetime) -> dict[str, Any]:
 def past_days(svc: DailyDep, at: NowDep) -> dict[str, Any]:
     """The days before today, newest first, each with its published seed."""
     days = []
-    for row in svc.store.days(before=daily.day_of(at)):
+    for row in svc.store.days(before=daily_game.day_of(at)):
         item = _day_json(row, at)
         # Published once the day's end is stored (``day_end.py``), not by the clock alone.
         item["seed"] = svc.seed(row.day).hex() if row.ended_at is not None else None
@@ -143,7 +130,7 @@ def _expert_points(svc: Daily, row: Day) -> list[int] | None:
 def _spread_json(counts: dict[str, int]) -> dict[str, Any] | None:
     values = sorted((int(v), n) for v, n in counts.items())
     expanded = [v for v, n in values for _ in range(n)]
-    spread = daily.spread(expanded)
+    spread = daily_game.spread(expanded)
     if spread is None:
         return None
     return {
@@ -162,7 +149,7 @@ def board(
     once the player has finished that day (or the day is over)."""
     day = _day_param(date_, at)
     row = svc.store.day(day)
-    over = daily.is_over(day, at)
+    over = daily_game.is_over(day, at)
     out: dict[str, Any] = {
         "date": day.isoformat(),
         "final": over,
@@ -170,7 +157,7 @@ def board(
         "top": [],
         "me": None,
         "deals": None,
-        "commitment": daily.commitment(svc.seed(day)),
+        "commitment": daily_game.commitment(svc.seed(day)),
         "seed": None,
     }
     if row is None:
@@ -190,7 +177,7 @@ def board(
             "rank": line.rank,
             "name": svc.shown(line.player_id, line.name),
             "you": line.player_id == player,
-            "score": round(daily.score_percent(line.mp or 0, field), 2),
+            "score": round(daily_game.score_percent(line.mp or 0, field), 2),
             "total": line.total,
             "points": list(line.points) if open_book else None,
         }
@@ -201,8 +188,8 @@ def board(
         level = svc.store.level_with(day, mine.rank)
         behind = field - (mine.rank - 1) - level
         percentile = 50.0 if field <= 1 else 100.0 * (behind + (level - 1) / 2) / (field - 1)
-        shares = [daily.share_percent(m, field) for m in mine.marks]
-        score = daily.score_percent(mine.mp or 0, field)
+        shares = [daily_game.share_percent(m, field) for m in mine.marks]
+        score = daily_game.score_percent(mine.mp or 0, field)
         out["me"] = {
             "rank": mine.rank,
             "name": svc.shown(mine.player_id, mine.name),
@@ -211,7 +198,7 @@ def board(
             "percentile": round(percentile, 1),
             "points": list(mine.points),
             "shares": [round(s, 1) for s in shares],
-            "share_line": daily.share_line(day, score, shares),
+            "share_line": daily_game.share_line(day, score, shares),
         }
     elif mine is not None:
         out["me"] = {
@@ -229,7 +216,7 @@ def board(
                 "spread": _spread_json(row.spreads[k]),
                 "expert": None if expert is None else expert[k],
             }
-            for k in range(daily.DEALS)
+            for k in range(daily_game.DEALS)
         ]
     return out
 
@@ -240,17 +227,17 @@ def week(
 ) -> dict[str, Any]:
     """The week (Monday to Sunday) of the given day: the sum of each player's day scores."""
     day = _day_param(date_, at)
-    monday = daily.week_of(day)
+    monday = daily_game.week_of(day)
     rows = svc.store.week(monday, monday + timedelta(days=6))
     names = {p: svc.shown(p, shown) for p, shown, _, _ in rows}
-    standings = daily.rank_week(
+    standings = daily_game.rank_week(
         [
-            daily.WeekEntry(p, tuple(daily.score_percent(mp, f) for mp, f in days), total)
+            daily_game.WeekEntry(p, tuple(daily_game.score_percent(mp, f) for mp, f in days), total)
             for p, _, days, total in rows
         ]
     )
 
-    def line(s: daily.WeekStanding) -> dict[str, Any]:
+    def line(s: daily_game.WeekStanding) -> dict[str, Any]:
         return {
             "rank": s.rank,
             "name": names[s.player],
@@ -279,18 +266,18 @@ def verify_json(svc: Daily, day_text: str, seed_text: str) -> dict[str, Any]:
     except ValueError:
         raise HTTPException(422, "date: write it as YYYY-MM-DD") from None
     try:
-        seed = daily.parse_seed(seed_text)
+        seed = daily_game.parse_seed(seed_text)
     except ValueError as exc:
         raise HTTPException(422, f"seed: {exc}") from None
     row = svc.store.day(day)
     published = None if row is None else row.commitment
-    digest = daily.commitment(seed)
+    digest = daily_game.commitment(seed)
     return {
         "date": day.isoformat(),
         "seed_sha256": digest,
         "published": published,
         "matches": None if published is None else hmac.compare_digest(published, digest),
-        "deals": [d.to_json() for d in daily.reveal(seed)],
+        "deals": [d.to_json() for d in daily_game.reveal(seed)],
     }
 
 
@@ -303,88 +290,6 @@ def verify(
     """Check a past day: the seed's SHA-256 against the commitment published at the
     day's start, and the five deals the seed gives."""
     return verify_json(svc, date_, seed)
-
-
-# Identity: name, recovery code, deletion -------------------------------------------------
-
-
-@router.get(f"{API}/me")
-def me(player: KnownPlayerDep, svc: DailyDep) -> dict[str, Any]:
-    """The player's name and whether they hold a recovery code (a visitor without an
-    identity gets the same, empty, without being given one)."""
-    if player is None:
-        return {"name": None, "hidden": False, "recovery_code": False}
-    name = svc.store.name_of(player)
-    return {
-        "name": None if name is None else name[0],
-        "hidden": bool(name and name[1]),
-        "recovery_code": svc.store.has_recovery_code(player),
-    }
-
-
-@router.put(f"{API}/me/name", responses=_answers(409, "That name, or a look-alike, is taken"))
-def set_name(body: NameIn, player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
-    """Choose the name shown on the board (422 with the reason; 409 if it is taken)."""
-    try:
-        name = check_name(body.name)
-    except NameRefused as exc:
-        raise Refused(422, exc.reason, exc.code, exc.params) from None
-    try:
-        svc.store.set_name(player, name.text, name.key, name.look)
-    except NameTaken:
-        raise Refused(409, refusal_english("name-taken", {}), "name-taken") from None
-    return {"name": name.text}
-
-
-def _code_hash(svc: Daily, code: str) -> str:
-    return hmac.new(svc.secret, b"recovery:" + code.encode(), hashlib.sha256).hexdigest()
-
-
-@router.post(f"{API}/me/recovery-code")
-def new_recovery_code(player: PlayerDep, svc: DailyDep) -> dict[str, Any]:
-    """A new recovery code (the old one stops working). Shown once: the server keeps
-    only its keyed hash."""
-    code = code_from_bytes(secrets.token_bytes(8))
-    svc.store.set_recovery_code(player, _code_hash(svc, code))
-    return {"code": code}
-
-
-def _secure(request: Request) -> bool:
-    local = request.url.scheme == "http" and request.url.hostname in _LOCAL_HOSTS
-    return not (svc_dev(request) and local)
-
-
-def svc_dev(request: Request) -> bool:
-    return bool(request.app.state.settings.dev)
-
-
-@router.post(f"{API}/recover", responses=_answers(404, "No player has that recovery code"))
-def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
-    """Carry an identity to this browser: its cookie is set to the code's player."""
-    try:
-        code = normalize_code(body.code)
-    except CodeRefused as exc:
-        raise Refused(422, str(exc), exc.code, exc.params) from None
-    player = svc.store.player_of_code(_code_hash(svc, code))
-    if player is None:
-        raise Refused(404, refusal_english("no-such-recovery-code", {}), "no-such-recovery-code")
-    response = JSONResponse({"ok": True})
-    response.headers.append("set-cookie", cookie_header(player, _secure(request)))
-    return response
-
-
-@router.delete(f"{API}/me", status_code=204)
-def delete_me(request: Request, player: KnownPlayerDep, svc: DailyDep) -> Response:
-    """Delete this identity and everything kept about it. The cookie is cleared (a
-    browser without an identity has nothing to delete, and is not given one)."""
-    for day in [] if player is None else svc.store.delete_player(player):
-        svc.store.refresh_board(day)
-    response = Response(status_code=204)
-    secure = "; Secure" if _secure(request) else ""
-    response.headers.append(
-        "set-cookie", f"{COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure}"
-    )
-    return response
 
 
 # Pages ---------------------------------------------------------------------------------
@@ -402,16 +307,16 @@ def daily_page(request: Request, player: KnownPlayerDep, svc: DailyDep, at: NowD
     """Today's game. Opening it deals nothing and makes no identity: a new player reads
     the introduction and presses Start (``POST /attempts``); a player with an attempt
     in progress carries on with it."""
-    day = daily.day_of(at)
+    day = daily_game.day_of(at)
     row = svc.day_row(day)
-    name = None if player is None else svc.store.name_of(player)
+    name = None if player is None else svc.identities.name_of(player)
     attempts = [] if player is None else svc.store.attempts(player, day)
     return _render(
         request,
         "daily.html",
         day=day.isoformat(),
         commitment=row.commitment,
-        next_day=daily.day_end(day).isoformat(),
+        next_day=daily_game.day_end(day).isoformat(),
         name=None if name is None or name[1] else name[0],
         started=bool(attempts),
     )
@@ -424,7 +329,7 @@ def daily_page(request: Request, player: KnownPlayerDep, svc: DailyDep, at: NowD
 @router.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
 def leaderboard_page(request: Request, at: NowDep, date_: DateQuery = None) -> HTMLResponse:
     """Today's board, or the day of ``?date=`` (a past day; else today's)."""
-    today = daily.day_of(at)
+    today = daily_game.day_of(at)
     shown = today
     if date_ is not None:
         try:
@@ -472,7 +377,7 @@ def verify_daily_page(
         seed=seed,
         result=result,
         error=error,
-        names=names_for(daily.RULES.players),
+        names=names_for(daily_game.RULES.players),
         sha256=sha256,
         matches=matches,
     )

@@ -57,10 +57,11 @@ def reason(game: Game, move: str) -> str | None:
     try:
         game.apply_move(parsed)
     except ValueError as exc:
-        assert why is not None and str(exc) == why, (str(exc), why)
-        return why
-    assert why is None, why
-    return None
+        refused: str | None = str(exc)
+    else:
+        refused = None
+    assert refused == why, (refused, why)
+    return why
 
 
 def legal(game: Game) -> list[str]:

@@ -1,0 +1,117 @@
+"""A hand's phases, its tricks and its result: the values the engine, the views and
+the refusals all speak of, and ``HandState``, what the refusals and the views read of
+a hand (``game.Game`` has it). They sit below ``game.py``, so that ``refusals`` and
+``view`` need not import it: no import cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from sheepshead.actions import Action, Move
+from sheepshead.cards import Card
+from sheepshead.rules import Result, Rules
+
+
+class Phase(StrEnum):
+    PICKING = "picking"
+    BURYING = "burying"
+    CALLING = "calling"
+    CRACKING = "cracking"
+    NAMING = "naming"
+    PLAYING = "playing"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: who led, the cards in the order played, and (once complete) who won it."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    @property
+    def points(self) -> int:
+        return sum(card.points for card in self.cards)
+
+    def seat_of(self, index: int, players: int) -> int:
+        return (self.leader + index) % players
+
+    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
+        return tuple(((self.leader + i) % players, card) for i, card in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The score of a finished hand, as ``sheepshead check`` reports it."""
+
+    picker: int | None
+    partners: tuple[int, ...]
+    alone: bool
+    leaster: bool
+    tricks: tuple[Trick, ...]
+    #: [picker side, defenders] with the bury; one per seat in a leaster; None for a doubler.
+    points: tuple[int, ...] | None
+    result: Result
+    scores: tuple[int, ...]
+    #: Everything the hand's scores were multiplied by (record multiplier, cracks, bump).
+    multiplier: int
+
+
+class HandState(Protocol):
+    """What ``refusals`` and ``view`` read of a hand: ``game.Game``'s public state."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def multiplier(self) -> int: ...
+    @property
+    def dealt(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def blind(self) -> tuple[Card, ...]: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def picker(self) -> int | None: ...
+    @property
+    def bury(self) -> tuple[Card, ...]: ...
+    @property
+    def called(self) -> Card | None: ...
+    @property
+    def unknown(self) -> Card | None: ...
+    @property
+    def alone(self) -> bool: ...
+    @property
+    def partners(self) -> frozenset[int]: ...
+    @property
+    def cracks(self) -> tuple[int, ...]: ...
+    @property
+    def named_trick(self) -> int | None: ...
+    @property
+    def tricks(self) -> tuple[Trick, ...]: ...
+    @property
+    def trick_leader(self) -> int: ...
+    @property
+    def trick_cards(self) -> tuple[Card, ...]: ...
+    @property
+    def called_led_at(self) -> int | None: ...
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def moves(self) -> tuple[Move, ...]: ...
+    @property
+    def is_done(self) -> bool: ...
+    def holds(self, seat: int, card: Card) -> bool: ...
+    def legal_actions(self) -> tuple[Action, ...]: ...
+    def legal_cards(self) -> tuple[Card, ...]: ...
+    def why_illegal(self, move: Move) -> str | None: ...
+    def result(self) -> HandResult | None: ...

@@ -1,0 +1,74 @@
+"""A finished hand's score: the picker's side against the defenders, a leaster, or a
+doubler, by the rules kernel's table (``kernel.picker_score``, ``kernel.leaster_scores``).
+``Game.result`` gives it; it reads the hand as a ``hand.HandState``.
+"""
+
+from __future__ import annotations
+
+from sheepshead import kernel
+from sheepshead.hand import HandResult, HandState, Phase
+from sheepshead.rules import LeasterBlind, Result
+
+
+def hand_result(hand: HandState) -> HandResult | None:
+    """The hand's score once it is done, else None."""
+    if hand.phase is not Phase.DONE:
+        return None
+    n = hand.players
+    if hand.picker is None and not hand.tricks:
+        return HandResult(None, (), False, False, (), None, Result.DOUBLER, (0,) * n, 1)
+    if hand.picker is None:
+        return _leaster_result(hand)
+    picker = hand.picker
+    side = 1 << picker
+    for partner in hand.partners:
+        side |= 1 << partner
+    won = [t for t in hand.tricks if side >> t.winner & 1]
+    points = sum(t.points for t in won) + sum(c.points for c in hand.bury)
+    result, scores, multiplier = kernel.picker_score(
+        n,
+        picker,
+        side,
+        points,
+        len(won),
+        hand.rules.tricks,
+        kernel.hand_multiplier(hand.multiplier, len(hand.cracks)),
+        kernel.bumps(hand.rules, picker == hand.dealer),
+    )
+    return HandResult(
+        picker,
+        tuple(sorted(hand.partners)),
+        not hand.partners,
+        False,
+        hand.tricks,
+        (points, 120 - points),
+        result,
+        scores,
+        multiplier,
+    )
+
+
+def leaster_blind_seat(hand: HandState) -> int | None:
+    """Who takes the blind in a finished leaster, by the table's rule."""
+    rule = hand.rules.leaster_blind
+    if rule is LeasterBlind.ASIDE:
+        return None
+    if rule is LeasterBlind.NAMED_TRICK:
+        assert hand.named_trick is not None
+        return hand.tricks[hand.named_trick - 1].winner
+    return hand.tricks[-1].winner
+
+
+def _leaster_result(hand: HandState) -> HandResult:
+    n = hand.players
+    points = [0] * n
+    taken = [0] * n
+    for trick in hand.tricks:
+        points[trick.winner] += trick.points
+        taken[trick.winner] += 1
+    blind_seat = leaster_blind_seat(hand)
+    if blind_seat is not None:
+        points[blind_seat] += sum(c.points for c in hand.blind)
+    m = hand.multiplier
+    scores = kernel.leaster_scores(points, taken, hand.rules.leaster_needs_trick, m)
+    return HandResult(None, (), False, True, hand.tricks, tuple(points), Result.LEASTER, scores, m)
