@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from sheepshead import record
+from sheepshead import cli_clubs, record
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -641,6 +641,7 @@ def build_parser() -> argparse.ArgumentParser:
     void.add_argument("date", help="the day, YYYY-MM-DD")
     void.add_argument("attempt", help="the attempt's id, as `sheepshead admin flags` shows it")
     void.set_defaults(func=cmd_admin_void_result)
+    cli_clubs.register(admin_sub, database)
 
     _add_bot_commands(sub)
 

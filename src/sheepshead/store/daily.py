@@ -665,6 +665,10 @@ class DailyStore:
                     select(DailyResult.day).where(DailyResult.player_id == player_id)
                 ).scalars()
             )
+            # Clubs (``store/clubs.py``): memberships go, a created club passes on.
+            from sheepshead.store.clubs import forget_player
+
+            forget_player(conn, player_id)
             # Explicit, not only ON DELETE CASCADE: SQLite enforces it only with the pragma.
             for table in (DailyResult, DailyAttempt, DisplayName, RecoveryCode):
                 conn.execute(delete(table).where(table.player_id == player_id))
