@@ -23,6 +23,7 @@ from sheepshead.server import (
     pages,
     refused,
     security,
+    webapp,
 )
 from sheepshead.server.head import HeadAsGet
 from sheepshead.server.identity import IdentityCookie
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(daily.router)
     app.include_router(guide.router)
     app.include_router(clubs.router)
+    app.include_router(webapp.router)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(i18n.LocaleMiddleware)
