@@ -191,7 +191,8 @@ class Clubs:
                     "name": self.daily.shown(m.player_id, m.name),
                     "you": m.player_id == player,
                     "owner": m.player_id == club.owner_id,
-                    "joined": m.joined_at.date().isoformat(),
+                    # The day joined, as the daily game counts days (Chicago).
+                    "joined": daily.day_of(m.joined_at).isoformat(),
                 }
                 for m in members
             ],

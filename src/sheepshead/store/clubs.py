@@ -39,6 +39,7 @@ from sheepshead.store.daily import (
     _DEAL_COLUMNS,
     DailyResult,
     DisplayName,
+    _aware,
     shown_name,
 )
 from sheepshead.store.games import new_id
@@ -138,6 +139,12 @@ def _club(row: Any, members: int) -> Club:
         invitation=row.invitation,
         members=members,
     )
+
+
+def _joined(when: datetime) -> datetime:
+    aware = _aware(when)
+    assert aware is not None
+    return aware
 
 
 def _count(conn: Connection, *where: Any) -> int:
@@ -243,7 +250,7 @@ class ClubStore:
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         return [
-            Member(r.member_id, r.player_id, shown_name(r.text, r.hidden), r.joined_at)
+            Member(r.member_id, r.player_id, shown_name(r.text, r.hidden), _joined(r.joined_at))
             for r in rows
         ]
 
