@@ -135,6 +135,9 @@ def visitor_for(
         reduced_motion=reduced_motion,  # type: ignore[arg-type]
         base_url=server,
         accept_downloads=True,
+        # The service worker has a test of its own (test_clubs_browser.py); here its
+        # caching of the guide after each first page would only load the server.
+        service_workers="block",
     )
     context.set_default_timeout(15_000)
     yield Visitor(context, server)

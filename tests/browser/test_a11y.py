@@ -95,6 +95,7 @@ def new_context(
         base_url=server,
         locale=LANGUAGES[lang],
         reduced_motion=reduced_motion,  # type: ignore[arg-type]
+        service_workers="block",  # tested by test_clubs_browser.py
     )
     context.set_default_timeout(15_000)
     stored = json.dumps(json.dumps({"pace": "instant", **(settings or {})}))
