@@ -159,6 +159,9 @@ def test_the_pages_refuse_in_the_readers_language(app: FastAPI) -> None:
     stale = make_client(app).get(f"{club['invitation']}?lang=bn")
     assert stale.status_code == 404
     assert 'role="alert"' in stale.text and "invitation" not in stale.text.split("role=")[1][:200]
+    # A form on another site cannot make a player create, join or leave a club.
+    forged = ann.post(f"/clubs/{club['id']}/leave", headers={"sec-fetch-site": "cross-site"})
+    assert forged.status_code == 403 and detail(ann, club)["owner"]
     # Creating from the page: a redirect to the new club's board.
     made = ann.post("/clubs", data={"name": "Skat Club"}, follow_redirects=False)
     assert made.status_code == 303 and made.headers["location"].startswith("/clubs/")
