@@ -218,3 +218,21 @@ def test_the_club_board_ranks_members_and_seals_deals_until_the_day_is_finished(
     ]
     # No one outside the club sees its board.
     assert out.get(f"/api/v1/clubs/{club['id']}/board").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["de", "bn"])
+def test_the_club_pages_leave_no_english(app: FastAPI, lang: str) -> None:
+    from test_i18n import SAME_IN, english_msgids, visible
+
+    english = english_msgids() - {" ".join(s.split()) for s in SAME_IN.get(lang, set())}
+    ann, bea = player(app, "Annie"), player(app, "Beata")
+    club = create(ann, "Kegel Club")
+    join(bea, club)
+    finish(app, ann, [3, 0, 0, 0, 0])
+    pages = ["/clubs", f"/clubs/{club['id']}", f"/clubs/{club['id']}?week=1", club["invitation"]]
+    pages += ["/offline/" + lang]
+    for url in pages:
+        page = ann.get(url, headers={"accept-language": lang})
+        assert page.status_code == 200, url
+        left = [t for t in visible(page.text) if t in english and t != "Sheepshead"]
+        assert left == [], f"{url}: English left: {left}"
