@@ -185,8 +185,8 @@ def finish(app: FastAPI, client: TestClient, points: list[int]) -> None:
 def test_the_club_board_ranks_members_and_seals_deals_until_the_day_is_finished(
     app: FastAPI,
 ) -> None:
-    ann, bea, cy, out = (player(app, n) for n in ("Annie", "Beata", "Cyrus", "Outsider"))
-    club = create(ann, "Kegel Club")
+    ann, bea, cy, out = (player(app, n) for n in ("Anita", "Bruno", "Cyril", "Outsider"))
+    club = create(ann, "Skat Night")
     join(bea, club)
     join(cy, club)
     finish(app, ann, [10, 10, 10, 10, 10])
@@ -196,7 +196,7 @@ def test_the_club_board_ranks_members_and_seals_deals_until_the_day_is_finished(
     board = cy.get(f"/api/v1/clubs/{club['id']}/board").json()
     assert board["field"] == 3 and not board["deals_shown"]
     lines = [(t["club_rank"], t["rank"], t["name"], t["points"]) for t in board["top"]]
-    assert lines == [(1, 1, "Annie", None), (2, 3, "Beata", None)]
+    assert lines == [(1, 1, "Anita", None), (2, 3, "Bruno", None)]
     page = cy.get(f"/clubs/{club['id']}").text
     assert "Outsider" not in page and "+10" not in page and 'id="club-sealed"' in page
     # Once he has finished, every member's deals are his to see.
@@ -205,16 +205,16 @@ def test_the_club_board_ranks_members_and_seals_deals_until_the_day_is_finished(
     # Level players share a rank, listed in an order that means nothing.
     lines = sorted((t["club_rank"], t["rank"], t["name"], t["points"]) for t in board["top"])
     assert lines == [
-        (1, 1, "Annie", [10] * 5),
-        (2, 3, "Beata", [0] * 5),
-        (2, 3, "Cyrus", [0] * 5),
+        (1, 1, "Anita", [10] * 5),
+        (2, 3, "Bruno", [0] * 5),
+        (2, 3, "Cyril", [0] * 5),
     ]
     assert "+10 · +10" in cy.get(f"/clubs/{club['id']}").text
     week = cy.get(f"/api/v1/clubs/{club['id']}/week").json()
     assert sorted((t["club_rank"], t["name"]) for t in week["top"]) == [
-        (1, "Annie"),
-        (2, "Beata"),
-        (2, "Cyrus"),
+        (1, "Anita"),
+        (2, "Bruno"),
+        (2, "Cyril"),
     ]
     # No one outside the club sees its board.
     assert out.get(f"/api/v1/clubs/{club['id']}/board").status_code == 404
