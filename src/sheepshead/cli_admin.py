@@ -10,6 +10,7 @@ import json
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
+from sheepshead import cli_clubs
 from sheepshead.console import write_line
 
 if TYPE_CHECKING:
@@ -180,3 +181,4 @@ def add_admin_commands(sub: Any) -> None:
     void.add_argument("date", help="the day, YYYY-MM-DD")
     void.add_argument("attempt", help="the attempt's id, as `sheepshead admin flags` shows it")
     void.set_defaults(func=cmd_admin_void_result)
+    cli_clubs.register(admin_sub, database)

@@ -15,6 +15,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from api.test_clubs import (  # noqa: F401  (collected again, on PostgreSQL)
+    test_deleting_the_creator_passes_the_club_on_or_deletes_it,
+    test_the_club_board_ranks_members_and_seals_deals_until_the_day_is_finished,
+)
 from api.test_games import (  # noqa: F401  (collected again, on PostgreSQL)
     test_a_finished_hands_record_downloads_and_checks,
     test_a_game_resumes_exactly_after_a_restart,

@@ -80,6 +80,9 @@ def new_context(
         base_url=server,
         locale=LANGUAGES[lang],
         reduced_motion=reduced_motion,  # type: ignore[arg-type]
+        # The service worker has a test of its own (test_clubs_browser.py); here its
+        # caching of the guide after each first page would only load the server.
+        service_workers="block",
     )
     context.set_default_timeout(15_000)
     stored = json.dumps(json.dumps({"pace": "instant", **(settings or {})}))

@@ -70,6 +70,9 @@ def visitor_for(
     context = browser.new_context(
         viewport=viewport,
         reduced_motion=reduced_motion,  # type: ignore[arg-type]
+        # The service worker has a test of its own (test_clubs_browser.py); here its
+        # caching of the guide after each first page would only load the server.
+        service_workers="block",
         base_url=server,
         accept_downloads=True,
     )

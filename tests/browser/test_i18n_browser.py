@@ -58,6 +58,7 @@ def visitor(browser: Browser, server: str, locale: str, viewport: ViewportSize) 
         reduced_motion="reduce",
         base_url=server,
         locale=locale,
+        service_workers="block",  # tested by test_clubs_browser.py
     )
     context.set_default_timeout(15_000)
     return Visitor(context, server)

@@ -280,7 +280,9 @@ def test_the_pages_work_under_a_strict_content_security_policy(
 
 
 def test_plays_are_animated_and_can_be_hurried(browser: Browser, server: str) -> None:
-    context = browser.new_context(viewport=DESKTOP, base_url=server, reduced_motion="no-preference")
+    context = browser.new_context(
+        viewport=DESKTOP, base_url=server, reduced_motion="no-preference", service_workers="block"
+    )
     slow = json.dumps({"pace": "slow"})
     context.add_init_script(f"localStorage.setItem('sheepshead.settings.v1', {json.dumps(slow)})")
     try:

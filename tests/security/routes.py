@@ -19,6 +19,8 @@ SAMPLES: dict[str, Any] = {
     "code": "ABCD-EFGH-JKMN",
     "rules": {},
     "level": "standard",
+    "invitation": "AAAAAAAAAAAAAAAAAAAAAA",
+    "member": "0" * 32,
 }
 
 

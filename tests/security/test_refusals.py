@@ -104,7 +104,11 @@ def test_head_answers_every_get_route_as_get_does_without_a_body(app: FastAPI) -
         "path": static.group(1),
         # A day nobody played: the archive says so (404), to GET and HEAD alike.
         "day": "2020-01-01",
+        "lang": "de",
     }
+    assert client.put("/api/v1/daily/me/name", json={"name": "Heady"}).status_code == 200
+    club = client.post("/api/v1/clubs", json={"name": "Head Club"}).json()
+    values |= {"club_id": club["id"], "invitation": club["invitation"].rsplit("/", 1)[1]}
     paths = get_paths(app)
     assert len(paths) >= 30, paths
     for template in paths:
@@ -133,7 +137,7 @@ def test_no_read_by_get_or_head_makes_an_identity(make_app: MakeApp) -> None:
     before = players(app)
     values = {"game_id": "a" * 32, "number": "1", "attempt_id": "b" * 32, "anchor": "called-ace"}
     values |= {"name": sorted(guide.EXAMPLES)[0], "slug": "scoring", "path": "img/icon.svg"}
-    values |= {"day": "2020-01-01"}
+    values |= {"day": "2020-01-01", "lang": "en", "club_id": "c" * 32, "invitation": "d" * 22}
     for template in get_paths(app):
         path = re.sub(r"{(\w+)}", lambda m: values[m.group(1)], template)
         for method in ("GET", "HEAD"):

@@ -15,6 +15,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from sheepshead.server import (
     api,
     catalog,
+    clubs,
     daily_web,
     errors,
     guide,
@@ -23,6 +24,7 @@ from sheepshead.server import (
     pages,
     refused,
     security,
+    webapp,
 )
 from sheepshead.server.head import HeadAsGet
 from sheepshead.server.identity import IdentityCookie
@@ -99,6 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(daily_web.router)
     app.include_router(guide.router)
+    app.include_router(clubs.router)
+    app.include_router(webapp.router)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(i18n.LocaleMiddleware)

@@ -325,7 +325,8 @@ class RequestObserver:
         }
         params = scope.get("path_params") or {}
         # Ids and numbers only: a static file's path or a guide page's name says nothing.
-        ids = {k: str(v)[:64] for k, v in params.items() if k != "path"}
+        # Never a club's invitation: whoever holds it may join (``clubs.py``).
+        ids = {k: str(v)[:64] for k, v in params.items() if k not in ("path", "invitation")}
         if ids:
             fields["params"] = ids
         for key, value in headers:

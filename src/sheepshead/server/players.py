@@ -20,6 +20,7 @@ from sheepshead.server.daily_play import API, CodeIn, NameIn, _answers
 from sheepshead.server.daily_service import Daily, DailyDep
 from sheepshead.server.identity import COOKIE, KnownPlayerDep, PlayerDep, cookie_header
 from sheepshead.server.refused import Refused
+from sheepshead.store import forget
 from sheepshead.store.identity import NameTaken
 
 router = APIRouter(tags=["daily"])
@@ -96,7 +97,7 @@ def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
 def delete_me(request: Request, player: KnownPlayerDep, svc: DailyDep) -> Response:
     """Delete this identity and everything kept about it. The cookie is cleared (a
     browser without an identity has nothing to delete, and is not given one)."""
-    for day in [] if player is None else svc.identities.delete_player(player):
+    for day in [] if player is None else forget.delete_player(svc.identities, player):
         svc.store.refresh_board(day)
     response = Response(status_code=204)
     secure = "; Secure" if _secure(request) else ""

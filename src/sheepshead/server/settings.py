@@ -75,6 +75,15 @@ def _rate(env: Mapping[str, str], name: str, default: Rate | None) -> Rate | Non
         raise ValueError(f"{name}: {exc}") from None
 
 
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
+    return int(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     #: Where the SQLite database lives unless ``database_url`` names another.
@@ -108,6 +117,9 @@ class Settings:
     #: The bearer token a scrape of ``/metrics`` must send; empty: ``/metrics`` is off
     #: (404). A secret: metrics tell how busy the site is, and when.
     metrics_token: str = field(default="", repr=False)
+    #: Clubs (``docs/clubs.md``): how many one player may be in, and members per club.
+    clubs_per_player: int = 10
+    members_per_club: int = 50
 
     @property
     def database(self) -> str:
@@ -122,7 +134,8 @@ class Settings:
         ``SHEEPSHEAD_DAILY_SECRET``, ``SHEEPSHEAD_DAILY_LEVEL``, ``SHEEPSHEAD_RATE_IDENTITIES``,
         ``SHEEPSHEAD_RATE_ACTIONS``, ``SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS``,
         ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``,
-        ``SHEEPSHEAD_METRICS_TOKEN``."""
+        ``SHEEPSHEAD_METRICS_TOKEN``, ``SHEEPSHEAD_CLUBS_PER_PLAYER``,
+        ``SHEEPSHEAD_MEMBERS_PER_CLUB``."""
         env = os.environ if env is None else env
         defaults = cls()
         return cls(
@@ -145,4 +158,6 @@ class Settings:
                 for o in env.get("SHEEPSHEAD_TRUSTED_ORIGINS", "").replace(",", " ").split()
             ),
             metrics_token=env.get("SHEEPSHEAD_METRICS_TOKEN", "").strip(),
+            clubs_per_player=_count(env, "SHEEPSHEAD_CLUBS_PER_PLAYER", defaults.clubs_per_player),
+            members_per_club=_count(env, "SHEEPSHEAD_MEMBERS_PER_CLUB", defaults.members_per_club),
         )

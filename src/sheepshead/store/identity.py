@@ -5,11 +5,12 @@ Tables ``players`` (``models.py``), ``display_names`` and ``recovery_codes``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 
 from sqlalchemy import (
     Boolean,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -168,7 +169,9 @@ class IdentityStore:
                 select(RecoveryCode.player_id).where(RecoveryCode.code_hash == code_hash)
             ).scalar()
 
-    def delete_player(self, player_id: str) -> list[date]:
+    def delete_player(
+        self, player_id: str, *, also: Sequence[Callable[[Connection, str], None]]
+    ) -> list[date]:
         """The player and everything kept about them: games, attempts, results, name,
         code. Returns the days whose boards they left (to be refreshed)."""
         with self.engine.begin() as conn:
@@ -177,6 +180,10 @@ class IdentityStore:
                     select(DailyResult.day).where(DailyResult.player_id == player_id)
                 ).scalars()
             )
+            # What the other rooms keep about the player (``store/forget.py``), first:
+            # their rows point at the player's.
+            for forget in also:
+                forget(conn, player_id)
             # Explicit, not only ON DELETE CASCADE: SQLite enforces it only with the pragma.
             for table in (DailyResult, DailyAttempt, DisplayName, RecoveryCode):
                 conn.execute(delete(table).where(table.player_id == player_id))
