@@ -39,7 +39,7 @@ from sheepshead.actions import (
 from sheepshead.cards import Card
 from sheepshead.deal import seed_commitment
 from sheepshead.game import Game, HandResult
-from sheepshead.match import Match
+from sheepshead.match import Match, sheet_line
 from sheepshead.record import result_json, to_record
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Result, Rules
@@ -245,6 +245,10 @@ class Table:
         assert game is not None
         return self.seeds[number - 1], [str(m) for m in game.moves]
 
+    def score_sheet(self) -> list[dict[str, Any]]:
+        """Every finished hand's line of the score sheet, from the first."""
+        return [sheet_line(n, g, self.seeds[n - 1]) for n, g in enumerate(self.match.hands, 1)]
+
     def finished(self, number: int) -> Game | None:
         """Hand ``number`` (from 1) if it is over, else None."""
         if 1 <= number <= len(self.match.hands):
@@ -325,8 +329,13 @@ class Table:
 
     # What seat 0 may see ---------------------------------------------------
 
-    def state(self, sealed: bool = False) -> dict[str, Any]:
+    def state(
+        self, sealed: bool = False, sheet: Sequence[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         """Everything seat 0 may know, as JSON (the API's TableState without its id).
+
+        ``sheet``: the score sheet's lines as stored when each hand ended, if the caller
+        has them (so that they are not made again for every reply).
 
         ``sealed``: the deal stays secret once the hand is over (a daily deal before
         its day ends), so the summary holds only what seat 0 saw while playing: its own
@@ -360,10 +369,7 @@ class Table:
             "view": view_json(game, sealed and over),
             "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
-            "score_sheet": [
-                _sheet_line(n, g, self.seeds[n - 1])
-                for n, g in enumerate(self.match.hands, start=1)
-            ],
+            "score_sheet": list(sheet) if sheet is not None else self.score_sheet(),
             "seed_sha256": seed_commitment(self.seed),
             "seed": self.seed.hex() if over else None,
             "summary": summary,
@@ -439,23 +445,6 @@ def hand_events(game: Game) -> list[Event]:
         events.extend(_events(state, after, move))
         state = after
     return events
-
-
-def _sheet_line(number: int, game: Game, seed: bytes) -> dict[str, Any]:
-    """A finished hand's line, with its deal's fingerprint and seed (to check the deal)."""
-    result = game.result()
-    assert result is not None
-    return {
-        "hand": number,
-        "dealer": game.dealer,
-        "picker": result.picker,
-        "partners": list(result.partners),
-        "result": result.result.value,
-        "multiplier": result.multiplier,
-        "scores": list(result.scores),
-        "seed_sha256": seed_commitment(seed),
-        "seed": seed.hex(),
-    }
 
 
 # Events: public facts in words --------------------------------------------------

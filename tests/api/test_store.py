@@ -61,6 +61,10 @@ def test_a_remembered_match_is_used_only_for_the_hands_it_was_built_from(app: Fa
             legal = table.state()["view"]["legal"]
             table = tables.act(game_id, player, legal[0], table.version).table
         table = tables.next_hand(game_id, player, table.version).table
+    # This process kept the table as it saved it; forgotten, it is restored from the
+    # store, and the finished hands' match remembered.
+    tables.live.drop(game_id)
+    assert tables.load(game_id, player).state() == table.state()
     stored = store.load_game(game_id, player)
     assert stored is not None
     remembered = tables.settled.get(stored)

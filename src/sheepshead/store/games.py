@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Connection, Engine, LargeBinary, Row, func, insert, literal, select, update
+from sqlalchemy.types import JSON, Boolean, Integer, String
 
+from sheepshead.store import rates
 from sheepshead.store.models import GameRow, HandRow, Player
+from sheepshead.store.rates import Charge
 
 
 def new_id() -> str:
@@ -34,6 +37,9 @@ class StoredHand:
     seed: bytes
     moves: tuple[str, ...]
     done: bool
+    #: Once the hand is over: its score-sheet line and every seat's running score.
+    sheet: dict[str, Any] | None = None
+    scores: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +54,23 @@ class StoredGame:
     hands: tuple[StoredHand, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """How a step's write went: ``written`` unless the game's version had moved on;
+    ``wait`` (microseconds) when a rate limit refused it, and then nothing was written."""
+
+    written: bool
+    wait: int | None = None
+
+    def __bool__(self) -> bool:
+        return self.written
+
+
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # Reads of one statement need no transaction: no BEGIN and no ROLLBACK sent.
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
 
     # Players --------------------------------------------------------------
 
@@ -98,27 +118,39 @@ class Store:
         return game_id
 
     def load_game(self, game_id: str, player_id: str) -> StoredGame | None:
-        """The game, if it exists and belongs to this player."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(GameRow).where(GameRow.id == game_id, GameRow.player_id == player_id)
-            ).first()
-            if row is None:
-                return None
-            hands = conn.execute(
-                select(HandRow.number, HandRow.seed, HandRow.moves, HandRow.done)
-                .where(HandRow.game_id == game_id)
+        """The game, if it exists and belongs to this player: one statement, the game's
+        row beside each of its hands."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                select(
+                    GameRow.rules,
+                    GameRow.level,
+                    GameRow.first_dealer,
+                    GameRow.bot_seed,
+                    GameRow.version,
+                    HandRow.number,
+                    HandRow.seed,
+                    HandRow.moves,
+                    HandRow.done,
+                    HandRow.sheet,
+                    HandRow.scores,
+                )
+                .join(HandRow, HandRow.game_id == GameRow.id)
+                .where(GameRow.id == game_id, GameRow.player_id == player_id)
                 .order_by(HandRow.number)
             ).all()
+        if not rows:
+            return None
+        first = rows[0]
         return StoredGame(
-            id=row.id,
-            player_id=row.player_id,
-            rules=dict(row.rules),
-            level=row.level,
-            first_dealer=row.first_dealer,
-            bot_seed=row.bot_seed,
-            version=row.version,
-            hands=tuple(StoredHand(h.number, bytes(h.seed), tuple(h.moves), h.done) for h in hands),
+            id=game_id,
+            player_id=player_id,
+            rules=dict(first.rules),
+            level=first.level,
+            first_dealer=first.first_dealer,
+            bot_seed=first.bot_seed,
+            version=first.version,
+            hands=tuple(_stored_hand(row) for row in rows),
         )
 
     def latest_game_id(self, player_id: str) -> str | None:
@@ -139,35 +171,139 @@ class Store:
         version: int,
         changed: Sequence[StoredHand] = (),
         added: Sequence[StoredHand] = (),
-    ) -> bool:
-        """Write a game's new version and hands, if it is still at ``expected_version``.
+        charges: Sequence[Charge] = (),
+        now: int = 0,
+    ) -> Saved:
+        """Write a game's new version and hands, if it is still at ``expected_version``,
+        and take the request from its rate buckets (``charges`` at ``now``, in
+        microseconds): one transaction, so an action costs one commit.
 
-        Returns False, writing nothing, when another request changed it first.
+        Nothing is written when another request changed the game first (``written``
+        False; the buckets are still charged, as for any request) or when a bucket
+        refuses (``wait``; then nothing at all, as ``RateStore.take``).
         """
+        token = secrets.token_hex(16)
+        step = _Step(game_id, player_id, expected_version, version, changed, added)
         with self.engine.begin() as conn:
-            # The version check comes first: it takes the row's write lock, so a
-            # concurrent writer waits here and then finds the version moved on.
-            bumped = conn.execute(
-                update(GameRow)
-                .where(
-                    GameRow.id == game_id,
-                    GameRow.player_id == player_id,
-                    GameRow.version == expected_version,
-                )
-                .values(version=version, updated_at=_now())
-            )
-            if bumped.rowcount != 1:
+            if conn.dialect.name == "postgresql":
+                written, waits = _save_postgresql(conn, step, charges, now, token)
+            else:
+                written, waits = _save_each(conn, step, charges, now, token)
+            if waits:
                 conn.rollback()
-                return False
-            for hand in changed:
-                conn.execute(
-                    update(HandRow)
-                    .where(HandRow.game_id == game_id, HandRow.number == hand.number)
-                    .values(moves=list(hand.moves), done=hand.done)
-                )
-            for hand in added:
-                conn.execute(insert(HandRow).values(_hand_values(game_id, hand)))
-        return True
+                return Saved(False, max(waits))
+        return Saved(written)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    game_id: str
+    player_id: str
+    expected_version: int
+    version: int
+    changed: Sequence[StoredHand]
+    added: Sequence[StoredHand]
+
+
+def _bump(step: _Step) -> Any:
+    return (
+        update(GameRow)
+        .where(
+            GameRow.id == step.game_id,
+            GameRow.player_id == step.player_id,
+            GameRow.version == step.expected_version,
+        )
+        .values(version=step.version, updated_at=_now())
+    )
+
+
+def _hand_update(game_id: Any, hand: StoredHand) -> Any:
+    return (
+        update(HandRow)
+        .where(HandRow.game_id == game_id, HandRow.number == hand.number)
+        .values(
+            moves=list(hand.moves),
+            done=hand.done,
+            sheet=hand.sheet,
+            scores=None if hand.scores is None else list(hand.scores),
+        )
+    )
+
+
+def _save_each(
+    conn: Connection, step: _Step, charges: Sequence[Charge], now: int, token: str
+) -> tuple[bool, list[int]]:
+    """One statement after another (SQLite: in process, a statement costs no trip)."""
+    waits = rates.take_in(conn, charges, now, token)
+    if waits:
+        return False, waits
+    if conn.execute(_bump(step)).rowcount != 1:
+        return False, []
+    for hand in step.changed:
+        conn.execute(_hand_update(step.game_id, hand))
+    for hand in step.added:
+        conn.execute(insert(HandRow).values(_hand_values(step.game_id, hand)))
+    return True, []
+
+
+def _save_postgresql(
+    conn: Connection, step: _Step, charges: Sequence[Charge], now: int, token: str
+) -> tuple[bool, list[int]]:
+    """The version check, the hands and the rate buckets in one statement (data-modifying
+    CTEs): with BEGIN and COMMIT, three round trips to the database."""
+    bumped = _bump(step).returning(GameRow.id).cte("bumped")
+    writes: list[Any] = [bumped]
+    for i, hand in enumerate(step.changed):
+        writes.append(_hand_update(bumped.c.id, hand).returning(HandRow.number).cte(f"changed_{i}"))
+    for i, hand in enumerate(step.added):
+        values = _hand_values(step.game_id, hand)
+        columns = [name for name in values if name != "game_id"]
+        source = select(bumped.c.id, *[literal(values[name], _TYPES[name]) for name in columns])
+        writes.append(
+            insert(HandRow)
+            .from_select(["game_id", *columns], source)
+            .returning(HandRow.number)
+            .cte(f"added_{i}")
+        )
+    ordered = rates.in_key_order(charges)
+    buckets = [
+        rates.upsert("postgresql", c, now, token).cte(f"bucket_{i}") for i, c in enumerate(ordered)
+    ]
+    outputs: list[Any] = [select(func.count()).select_from(bumped).scalar_subquery()]
+    outputs += [select(func.count()).select_from(w).scalar_subquery() for w in writes[1:]]
+    for bucket in buckets:
+        outputs.append(select(bucket.c.tat).scalar_subquery())
+        outputs.append(select(bucket.c.token).scalar_subquery())
+    row = conn.execute(select(*outputs)).one()
+    waits = []
+    for i, charge in enumerate(ordered):
+        base = len(writes) + 2 * i
+        refused = rates.wait(charge, now, token, row[base], row[base + 1])
+        if refused is not None:
+            waits.append(refused)
+    return row[0] == 1, waits
+
+
+_TYPES: dict[str, Any] = {
+    "number": Integer(),
+    "seed": LargeBinary(),
+    "seed_sha256": String(),
+    "moves": JSON(),
+    "done": Boolean(),
+    "sheet": JSON(none_as_null=True),
+    "scores": JSON(none_as_null=True),
+}
+
+
+def _stored_hand(row: Row[Any]) -> StoredHand:
+    return StoredHand(
+        row.number,
+        bytes(row.seed),
+        tuple(row.moves),
+        row.done,
+        None if row.sheet is None else dict(row.sheet),
+        None if row.scores is None else tuple(row.scores),
+    )
 
 
 def _hand_values(game_id: str, hand: StoredHand) -> dict[str, Any]:
@@ -178,4 +314,6 @@ def _hand_values(game_id: str, hand: StoredHand) -> dict[str, Any]:
         "seed_sha256": hashlib.sha256(hand.seed).hexdigest(),
         "moves": list(hand.moves),
         "done": hand.done,
+        "sheet": hand.sheet,
+        "scores": None if hand.scores is None else list(hand.scores),
     }
