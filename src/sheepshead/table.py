@@ -43,7 +43,7 @@ from sheepshead.match import Match, sheet_line
 from sheepshead.record import result_json, to_record
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Result, Rules
-from sheepshead.view import FACE_DOWN, hand_worth, seat_view
+from sheepshead.view import FACE_DOWN, SeatView, hand_worth, seat_view
 
 __all__ = [
     "HUMAN",
@@ -366,7 +366,7 @@ class Table:
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": view_json(game, sealed and over),
+            "view": view_json(game, sealed and over, view),
             "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
             "score_sheet": list(sheet) if sheet is not None else self.score_sheet(),
@@ -377,11 +377,12 @@ class Table:
         }
 
 
-def view_json(game: Game, sealed: bool = False) -> dict[str, Any]:
+def view_json(game: Game, sealed: bool = False, view: SeatView | None = None) -> dict[str, Any]:
     """Seat 0's view, each refused card's reason as ``{code, params, text}`` (the bots
     read ``SeatView.to_json()`` itself, whose reasons are the sentences alone);
-    ``sealed`` as in ``view.seat_view``."""
-    view = seat_view(game, HUMAN, sealed)
+    ``sealed`` as in ``view.seat_view``; ``view``, that view if the caller has it."""
+    if view is None:
+        view = seat_view(game, HUMAN, sealed)
     out = view.to_json()
     reasons: dict[str, Any] = {}
     for card, _ in view.refusals:

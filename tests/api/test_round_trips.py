@@ -74,7 +74,10 @@ def test_a_step_is_one_transaction_of_at_most_four_round_trips(app: FastAPI) -> 
         if state["hand_over"]:
             path, body = "next-hand", {"version": state["version"]}
         else:
-            path, body = "actions", {"action": state["view"]["legal"][0], "version": state["version"]}
+            path, body = (
+                "actions",
+                {"action": state["view"]["legal"][0], "version": state["version"]},
+            )
         response = client.post(f"/api/v1/games/{state['id']}/{path}", json=body)
         assert response.status_code == 200, response.text
         state = response.json()["state"]

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from sheepshead.deal import deal_cards, seed_commitment
 from sheepshead.refusals import IllegalAction
@@ -36,7 +37,8 @@ router = APIRouter(prefix="/api/v1", tags=["games"])
 NOT_FOUND = "no such game"
 
 
-def tables_of(request: Request) -> Tables:
+async def tables_of(request: Request) -> Tables:
+    # async: a plain function would cost a hop to the thread pool per request.
     tables: Tables = request.app.state.tables
     return tables
 
@@ -62,14 +64,14 @@ def _conflict(exc: GameConflict) -> JSONResponse:
     )
 
 
-def step_player(request: Request) -> str:
+async def step_player(request: Request) -> str:
     """The player of a step at a table, read from the cookie without a database read:
     the step finds the game only with its player's id. Without a well-formed cookie,
     the player as for any change (``current_player``: a new identity)."""
     player_id = request.cookies.get(COOKIE)
     if player_id is not None and ID_FORM.fullmatch(player_id):
         return player_id
-    return current_player(request, store_of(request))
+    return await run_in_threadpool(current_player, request, store_of(request))
 
 
 StepPlayerDep = Annotated[str, Depends(step_player)]
@@ -103,7 +105,8 @@ def take_step(
     except BadAction as exc:
         _charge_alone(limiter, charges, now)
         raise Refused(422, exc.reason, "bad-action") from None
-    return step_json(game_id, turn, tables_of(request).sheet(game_id, turn.table))
+    tables: Tables = request.app.state.tables
+    return step_json(game_id, turn, tables.sheet(game_id, turn.table))
 
 
 def _charge_alone(limiter: RateLimiter | None, charges: Sequence[Charge], now: int) -> None:

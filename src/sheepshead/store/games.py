@@ -7,15 +7,16 @@ version, the database lets exactly one through, whichever process served it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, LargeBinary, Row, func, insert, literal, select, update
-from sqlalchemy.types import JSON, Boolean, Integer, String
+from sqlalchemy import Connection, Engine, Row, bindparam, insert, select, update
 
 from sheepshead.store import rates
 from sheepshead.store.models import GameRow, HandRow, Player
@@ -52,6 +53,27 @@ class StoredGame:
     bot_seed: int
     version: int
     hands: tuple[StoredHand, ...]
+
+
+#: Built once: building a statement costs more CPU than running it.
+_LOAD = (
+    select(
+        GameRow.rules,
+        GameRow.level,
+        GameRow.first_dealer,
+        GameRow.bot_seed,
+        GameRow.version,
+        HandRow.number,
+        HandRow.seed,
+        HandRow.moves,
+        HandRow.done,
+        HandRow.sheet,
+        HandRow.scores,
+    )
+    .join(HandRow, HandRow.game_id == GameRow.id)
+    .where(GameRow.id == bindparam("game_id"), GameRow.player_id == bindparam("player_id"))
+    .order_by(HandRow.number)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,24 +143,7 @@ class Store:
         """The game, if it exists and belongs to this player: one statement, the game's
         row beside each of its hands."""
         with self.reader.connect() as conn:
-            rows = conn.execute(
-                select(
-                    GameRow.rules,
-                    GameRow.level,
-                    GameRow.first_dealer,
-                    GameRow.bot_seed,
-                    GameRow.version,
-                    HandRow.number,
-                    HandRow.seed,
-                    HandRow.moves,
-                    HandRow.done,
-                    HandRow.sheet,
-                    HandRow.scores,
-                )
-                .join(HandRow, HandRow.game_id == GameRow.id)
-                .where(GameRow.id == game_id, GameRow.player_id == player_id)
-                .order_by(HandRow.number)
-            ).all()
+            rows = conn.execute(_LOAD, {"game_id": game_id, "player_id": player_id}).all()
         if not rows:
             return None
         first = rows[0]
@@ -250,49 +255,86 @@ def _save_postgresql(
     conn: Connection, step: _Step, charges: Sequence[Charge], now: int, token: str
 ) -> tuple[bool, list[int]]:
     """The version check, the hands and the rate buckets in one statement (data-modifying
-    CTEs): with BEGIN and COMMIT, three round trips to the database."""
-    bumped = _bump(step).returning(GameRow.id).cte("bumped")
-    writes: list[Any] = [bumped]
-    for i, hand in enumerate(step.changed):
-        writes.append(_hand_update(bumped.c.id, hand).returning(HandRow.number).cte(f"changed_{i}"))
-    for i, hand in enumerate(step.added):
-        values = _hand_values(step.game_id, hand)
-        columns = [name for name in values if name != "game_id"]
-        source = select(bumped.c.id, *[literal(values[name], _TYPES[name]) for name in columns])
-        writes.append(
-            insert(HandRow)
-            .from_select(["game_id", *columns], source)
-            .returning(HandRow.number)
-            .cte(f"added_{i}")
-        )
+    CTEs): with BEGIN and COMMIT, three round trips to the database. Written as SQL,
+    once per shape: building it with SQLAlchemy's expressions cost more CPU than the
+    database spends on it."""
     ordered = rates.in_key_order(charges)
-    buckets = [
-        rates.upsert("postgresql", c, now, token).cte(f"bucket_{i}") for i, c in enumerate(ordered)
-    ]
-    outputs: list[Any] = [select(func.count()).select_from(bumped).scalar_subquery()]
-    outputs += [select(func.count()).select_from(w).scalar_subquery() for w in writes[1:]]
-    for bucket in buckets:
-        outputs.append(select(bucket.c.tat).scalar_subquery())
-        outputs.append(select(bucket.c.token).scalar_subquery())
-    row = conn.execute(select(*outputs)).one()
+    sql = _step_sql(len(step.changed), len(step.added), len(ordered))
+    params: dict[str, Any] = {
+        "game_id": step.game_id,
+        "player_id": step.player_id,
+        "expected": step.expected_version,
+        "version": step.version,
+        "updated_at": _now(),
+        "now": now,
+        "token": token,
+    }
+    for prefix, hands in (("c", step.changed), ("a", step.added)):
+        for i, hand in enumerate(hands):
+            values = _hand_values(step.game_id, hand)
+            for name in _HAND_COLUMNS:
+                value = values[name]
+                if name in _JSON_COLUMNS and value is not None:
+                    value = json.dumps(value, separators=(",", ":"))
+                params[f"{prefix}{i}_{name}"] = value
+    for i, charge in enumerate(ordered):
+        params[f"b{i}_key"] = charge.key
+        params[f"b{i}_interval"] = charge.interval
+        params[f"b{i}_tolerance"] = charge.tolerance
+    row = conn.exec_driver_sql(sql, params).one()
     waits = []
     for i, charge in enumerate(ordered):
-        base = len(writes) + 2 * i
-        refused = rates.wait(charge, now, token, row[base], row[base + 1])
+        refused = rates.wait(charge, now, token, row[1 + 2 * i], row[2 + 2 * i])
         if refused is not None:
             waits.append(refused)
     return row[0] == 1, waits
 
 
-_TYPES: dict[str, Any] = {
-    "number": Integer(),
-    "seed": LargeBinary(),
-    "seed_sha256": String(),
-    "moves": JSON(),
-    "done": Boolean(),
-    "sheet": JSON(none_as_null=True),
-    "scores": JSON(none_as_null=True),
-}
+_HAND_COLUMNS = ("number", "seed", "seed_sha256", "moves", "done", "sheet", "scores")
+_JSON_COLUMNS = frozenset({"moves", "sheet", "scores"})
+
+
+@functools.cache
+def _step_sql(changed: int, added: int, buckets: int) -> str:
+    """The statement of ``_save_postgresql`` for so many changed and added hands and
+    rate buckets (psycopg's ``%(name)s`` parameters)."""
+
+    def value(prefix: str, name: str) -> str:
+        return f"%({prefix}_{name})s" + ("::json" if name in _JSON_COLUMNS else "")
+
+    parts = [
+        "bumped AS (UPDATE games SET version = %(version)s, updated_at = %(updated_at)s"
+        " WHERE id = %(game_id)s AND player_id = %(player_id)s AND version = %(expected)s"
+        " RETURNING id)"
+    ]
+    for i in range(changed):
+        sets = ", ".join(f"{n} = {value(f'c{i}', n)}" for n in ("moves", "done", "sheet", "scores"))
+        parts.append(
+            f"changed_{i} AS (UPDATE hands SET {sets} FROM bumped"
+            f" WHERE hands.game_id = bumped.id AND hands.number = %(c{i}_number)s"
+            " RETURNING hands.number)"
+        )
+    for i in range(added):
+        columns = ", ".join(_HAND_COLUMNS)
+        values = ", ".join(value(f"a{i}", n) for n in _HAND_COLUMNS)
+        parts.append(
+            f"added_{i} AS (INSERT INTO hands (game_id, {columns})"
+            f" SELECT bumped.id, {values} FROM bumped RETURNING number)"
+        )
+    outputs = ["(SELECT count(*) FROM bumped)"]
+    for i in range(buckets):
+        through = f"bucket.tat - %(now)s <= %(b{i}_tolerance)s"
+        parts.append(
+            f"bucket_{i} AS (INSERT INTO rate_buckets AS bucket (key, tat, token)"
+            f" VALUES (%(b{i}_key)s, %(now)s + %(b{i}_interval)s, %(token)s)"
+            " ON CONFLICT (key) DO UPDATE SET"
+            f" tat = CASE WHEN {through}"
+            f" THEN GREATEST(bucket.tat, %(now)s) + %(b{i}_interval)s ELSE bucket.tat END,"
+            f" token = CASE WHEN {through} THEN %(token)s ELSE bucket.token END"
+            " RETURNING tat, token)"
+        )
+        outputs += [f"(SELECT tat FROM bucket_{i})", f"(SELECT token FROM bucket_{i})"]
+    return f"WITH {', '.join(parts)} SELECT {', '.join(outputs)}"
 
 
 def _stored_hand(row: Row[Any]) -> StoredHand:
