@@ -141,7 +141,7 @@ def main() -> int:
         cpu: dict[tuple[str, str], list[tuple[float, int]]] = {}
         for level in levels:
             hands = args.hands if level == "standard" else args.expert_hands
-            for name, player in players.items():  # warm up: imports, caches, first deal
+            for player in players.values():  # warm up: imports, caches, first deal
                 player.play(level, 1, random.Random(0))
             for number in range(args.rounds):
                 order = list(players) if number % 2 == 0 else list(reversed(players))
