@@ -326,13 +326,14 @@ class Tables:
     ) -> None:
         after = turn.table
         changed_hands = _stored_hands(after, changed)
+        added_hands = _stored_hands(after, added)
         saved = self.store.save(
             game_id,
             player_id,
             before.table.version,
             after.version,
             changed=changed_hands,
-            added=_stored_hands(after, added),
+            added=added_hands,
             charges=charges,
             now=now,
         )
@@ -349,5 +350,6 @@ class Tables:
                 "changed-on-the-way",
                 sheet=live.sheet,
             )
-        sheet = before.sheet + tuple(h.sheet for h in changed_hands if h.sheet is not None)
+        ended = [h.sheet for h in (*changed_hands, *added_hands) if h.sheet is not None]
+        sheet = before.sheet + tuple(ended)
         self.live.put(game_id, Live(player_id, after, sheet))
