@@ -22,7 +22,7 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,10 +149,18 @@ class LiveTables:
 
 
 def _fingerprint(hands: Sequence[StoredHand]) -> bytes:
+    return _digest((hand.seed, hand.moves) for hand in hands)
+
+
+def _fingerprint_of(table: Table) -> bytes:
+    return _digest(table.hands())
+
+
+def _digest(hands: Iterable[tuple[bytes, Sequence[str]]]) -> bytes:
     digest = hashlib.sha256()
-    for hand in hands:
-        digest.update(hand.seed)
-        digest.update("\n".join(hand.moves).encode() + b"\0")
+    for seed, moves in hands:
+        digest.update(seed)
+        digest.update("\n".join(moves).encode() + b"\0")
     return digest.digest()
 
 
@@ -215,7 +223,9 @@ class Tables:
         """The stored game as a live table: this process's own if it is at the stored
         version, else restored (and kept)."""
         known = self.live.get(stored.id, stored.player_id, stored.version)
-        if known is not None:
+        if known is not None and _fingerprint_of(known.table) == _fingerprint(stored.hands):
+            # Read anyway (a page, a conflict): the stored hands are checked, so that
+            # a game changed behind the app's back is not answered from memory.
             return known
         table = self.restore(stored)
         stored_lines = [h.sheet for h in stored.hands if h.done]
