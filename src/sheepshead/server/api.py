@@ -96,8 +96,10 @@ def take_step(
         return _conflict(exc)
     except GameNotFound:
         _charge_alone(limiter, charges, now)
-        # As before the step skipped the player's lookup: an unknown id is replaced.
-        current_player(request, store_of(request))
+        if request.cookies.get(COOKIE) == player:
+            # The step skipped the player's lookup: now it is made, as for any change
+            # (a cookie naming no player gets a new identity).
+            current_player(request, store_of(request))
         raise HTTPException(404, NOT_FOUND) from None
     except IllegalAction as exc:
         _charge_alone(limiter, charges, now)
