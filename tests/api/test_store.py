@@ -111,6 +111,8 @@ def test_each_finished_hand_keeps_its_sheet_line_and_running_scores(app: FastAPI
     assert tables.load(game_id, player).state()["score_sheet"] == expected
     # Hands stored before the lines were kept: the migration's fill writes the same.
     with engine.begin() as conn:
-        conn.execute(update(HandRow).values(sheet=None, scores=None))
+        conn.execute(
+            update(HandRow).where(HandRow.game_id == game_id).values(sheet=None, scores=None)
+        )
         assert fill_sheets(conn) == 2
     assert stored() == [(expected[0], running[0]), (expected[1], running[1]), (None, None)]
