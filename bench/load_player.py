@@ -41,6 +41,10 @@ class Tally:
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: list[str] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    #: Requests a full server refused at the door (503, code "busy"): how long each took.
+    busy: list[float] = field(default_factory=list)
+    #: Of those, the ones without a Retry-After header (there should be none).
+    busy_without_retry_after: int = 0
 
     def summary(self, kind: str) -> dict[str, float]:
         ms = [t * 1000 for t in self.times.get(kind, [])]
@@ -112,6 +116,11 @@ class Player:
             name, _, rest = header.partition("=")
             if name == COOKIE:
                 self.cookie = rest.split(";", 1)[0]
+        if response.status_code == 503 and _busy(response):
+            self.tally.busy.append(elapsed)
+            if not response.headers.get("retry-after"):
+                self.tally.busy_without_retry_after += 1
+            return BUSY
         if response.status_code >= 300:
             self.tally.errors.append(f"{kind}: {response.status_code} {response.text[:200]}")
             return None
@@ -142,6 +151,8 @@ class Player:
                 f"/api/v1/games/{self.state['id']}/actions",
                 {"action": self.legal_action(), "version": self.state["version"]},
             )
+        if step is BUSY:
+            return False  # refused at the door, nothing done: the same step next time
         if step is None:
             self.state = None  # start afresh rather than repeat a failing request
             return False
@@ -172,11 +183,24 @@ class Player:
                 f"{base}/{state['id']}/actions",
                 {"action": self.legal_action(), "version": state["version"]},
             )
+        if step is BUSY:
+            return False
         if step is None:
             self.state = None
             return False
         self.state = step["state"]
         return True
+
+
+#: What ``Player.call`` returns for a request refused because the server was full.
+BUSY: Any = object()
+
+
+def _busy(response: httpx.Response) -> bool:
+    try:
+        return bool(response.json().get("code") == "busy")
+    except ValueError:
+        return False
 
 
 async def loop_lag(
@@ -289,12 +313,22 @@ async def ramp(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
                 "errors": len(tally.errors),
                 "action": kinds,
                 "p99_all_ms": round(percentile([t * 1000 for t in every], 99), 1),
+                "max_accepted_ms": round(1000 * max(every, default=0.0), 1),
+                "busy": len(tally.busy),
+                "busy_max_ms": round(1000 * max(tally.busy, default=0.0), 1),
+                "busy_without_retry_after": tally.busy_without_retry_after,
                 "load": round(os.getloadavg()[0], 2),
             }
             rows.append(row)
             print(
                 f"rate {rate:5.0f}/s  achieved {row['achieved']:6.1f}/s  skipped {skipped:4d}  "
                 f"errors {row['errors']:3d}  {line('action', kinds)}  load {row['load']}",
+                flush=True,
+            )
+            print(
+                f"  slowest accepted {row['max_accepted_ms']} ms; refused busy {row['busy']} "
+                f"(slowest {row['busy_max_ms']} ms, {tally.busy_without_retry_after} without "
+                "Retry-After)",
                 flush=True,
             )
             if tally.errors:

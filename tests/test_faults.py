@@ -87,18 +87,25 @@ def test_a_workers_cache_of_finished_hands_gives_way_to_the_database(
     for worker in (first, second):  # each worker now remembers the finished hand
         assert worker.get(f"/api/v1/games/{game['id']}").json() == mine
     # Behind the first worker's back (it cached the finished hand), the database's hand
-    # 1 of this game becomes the other game's hand 1, seed and moves.
+    # 1 of this game becomes the other game's hand 1: seed, moves, and the score-sheet
+    # line and running scores written with them.
     engine = first.app.state.engine  # type: ignore[attr-defined]
     with engine.begin() as conn:
         theirs = conn.execute(
-            select(HandRow.seed, HandRow.seed_sha256, HandRow.moves).where(
-                HandRow.game_id == other["id"], HandRow.number == 1
-            )
+            select(
+                HandRow.seed, HandRow.seed_sha256, HandRow.moves, HandRow.sheet, HandRow.scores
+            ).where(HandRow.game_id == other["id"], HandRow.number == 1)
         ).one()
         conn.execute(
             update(HandRow)
             .where(HandRow.game_id == game["id"], HandRow.number == 1)
-            .values(seed=theirs.seed, seed_sha256=theirs.seed_sha256, moves=theirs.moves)
+            .values(
+                seed=theirs.seed,
+                seed_sha256=theirs.seed_sha256,
+                moves=theirs.moves,
+                sheet=theirs.sheet,
+                scores=theirs.scores,
+            )
         )
     for worker in (first, second):
         now = worker.get(f"/api/v1/games/{game['id']}").json()

@@ -8,8 +8,10 @@ hand with the right dealer and multiplier.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sheepshead.actions import Action
+from sheepshead.deal import seed_commitment
 from sheepshead.game import Game
 from sheepshead.rules import Result, Rules
 
@@ -75,3 +77,21 @@ class Match:
             owed -= 1
         scores = tuple(a + b for a, b in zip(self.scores, result.scores, strict=True))
         return Match(self.rules, self.first_dealer, (*self.hands, game), None, scores, owed)
+
+
+def sheet_line(number: int, game: Game, seed: bytes) -> dict[str, Any]:
+    """A finished hand's line of the score sheet, with its deal's fingerprint and seed
+    (to check the deal): written once when the hand ends, never recomputed."""
+    result = game.result()
+    assert result is not None
+    return {
+        "hand": number,
+        "dealer": game.dealer,
+        "picker": result.picker,
+        "partners": list(result.partners),
+        "result": result.result.value,
+        "multiplier": result.multiplier,
+        "scores": list(result.scores),
+        "seed_sha256": seed_commitment(seed),
+        "seed": seed.hex(),
+    }

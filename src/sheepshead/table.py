@@ -31,11 +31,11 @@ from sheepshead.actions import (
 from sheepshead.deal import seed_commitment
 from sheepshead.events import Event, events_for_seat, events_of
 from sheepshead.game import Game
-from sheepshead.match import Match
+from sheepshead.match import Match, sheet_line
 from sheepshead.record import result_json, to_record
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules
-from sheepshead.view import hand_worth, seat_view
+from sheepshead.view import SeatView, hand_worth, seat_view
 
 __all__ = [
     "HUMAN",
@@ -211,6 +211,10 @@ class Table:
         assert game is not None
         return self.seeds[number - 1], [str(m) for m in game.moves]
 
+    def score_sheet(self) -> list[dict[str, Any]]:
+        """Every finished hand's line of the score sheet, from the first."""
+        return [sheet_line(n, g, self.seeds[n - 1]) for n, g in enumerate(self.match.hands, 1)]
+
     def finished(self, number: int) -> Game | None:
         """Hand ``number`` (from 1) if it is over, else None."""
         if 1 <= number <= len(self.match.hands):
@@ -292,8 +296,13 @@ class Table:
 
     # What seat 0 may see ---------------------------------------------------
 
-    def state(self, sealed: bool = False) -> dict[str, Any]:
+    def state(
+        self, sealed: bool = False, sheet: Sequence[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         """Everything seat 0 may know, as JSON (the API's TableState without its id).
+
+        ``sheet``: the score sheet's lines as stored when each hand ended, if the caller
+        has them (so that they are not made again for every reply).
 
         ``sealed``: the deal stays secret once the hand is over (a daily deal before
         its day ends), so the summary holds only what seat 0 saw while playing: its own
@@ -324,13 +333,10 @@ class Table:
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": view_json(game, sealed and over),
+            "view": view_json(game, sealed and over, view),
             "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
-            "score_sheet": [
-                _sheet_line(n, g, self.seeds[n - 1])
-                for n, g in enumerate(self.match.hands, start=1)
-            ],
+            "score_sheet": list(sheet) if sheet is not None else self.score_sheet(),
             "seed_sha256": seed_commitment(self.seed),
             "seed": self.seed.hex() if over else None,
             "summary": summary,
@@ -338,11 +344,12 @@ class Table:
         }
 
 
-def view_json(game: Game, sealed: bool = False) -> dict[str, Any]:
+def view_json(game: Game, sealed: bool = False, view: SeatView | None = None) -> dict[str, Any]:
     """Seat 0's view, each refused card's reason as ``{code, params, text}`` (the bots
     read ``SeatView.to_json()`` itself, whose reasons are the sentences alone);
-    ``sealed`` as in ``view.seat_view``."""
-    view = seat_view(game, HUMAN, sealed)
+    ``sealed`` as in ``view.seat_view``; ``view``, that view if the caller has it."""
+    if view is None:
+        view = seat_view(game, HUMAN, sealed)
     out = view.to_json()
     reasons: dict[str, Any] = {}
     for card, _ in view.refusals:
@@ -397,20 +404,3 @@ def check_level(level: str, bot_version: str | None = None) -> None:
         bots.make_bot(level, bot_version)
     except ImportError:
         raise ValueError(f"the {level} level is not available yet") from None
-
-
-def _sheet_line(number: int, game: Game, seed: bytes) -> dict[str, Any]:
-    """A finished hand's line, with its deal's fingerprint and seed (to check the deal)."""
-    result = game.result()
-    assert result is not None
-    return {
-        "hand": number,
-        "dealer": game.dealer,
-        "picker": result.picker,
-        "partners": list(result.partners),
-        "result": result.result.value,
-        "multiplier": result.multiplier,
-        "scores": list(result.scores),
-        "seed_sha256": seed_commitment(seed),
-        "seed": seed.hex(),
-    }

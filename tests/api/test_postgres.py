@@ -36,6 +36,7 @@ from api.test_leaks import (  # noqa: F401
 )
 from api.test_store import (  # noqa: F401
     test_a_save_against_a_moved_version_writes_nothing,
+    test_each_finished_hand_keeps_its_sheet_line_and_running_scores,
     test_the_migrations_build_the_models_schema,
 )
 from sheepshead.server import Settings

@@ -9,14 +9,15 @@ from dataclasses import replace
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from fastapi import FastAPI
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select, update
 
 import sheepshead.store
 from sheepshead.rules import Rules
 from sheepshead.server.tables import Tables
 from sheepshead.store import Store, StoredHand
 from sheepshead.store.identity import IdentityStore
-from sheepshead.store.models import Base
+from sheepshead.store.models import Base, HandRow
+from sheepshead.store.sheet_fill import fill_sheets
 
 
 def schema_drift(engine: Engine) -> list[object]:
@@ -64,6 +65,10 @@ def test_a_remembered_match_is_used_only_for_the_hands_it_was_built_from(app: Fa
             legal = table.state()["view"]["legal"]
             table = tables.act(game_id, player, legal[0], table.version).table
         table = tables.next_hand(game_id, player, table.version).table
+    # This process kept the table as it saved it; forgotten, it is restored from the
+    # store, and the finished hands' match remembered.
+    tables.live.drop(game_id)
+    assert tables.load(game_id, player).state() == table.state()
     stored = store.load_game(game_id, player)
     assert stored is not None
     remembered = tables.settled.get(stored)
@@ -77,3 +82,40 @@ def test_a_remembered_match_is_used_only_for_the_hands_it_was_built_from(app: Fa
     # Either way the same table comes back.
     fresh = Tables(store)
     assert fresh.load(game_id, player).state() == tables.load(game_id, player).state()
+
+
+def test_each_finished_hand_keeps_its_sheet_line_and_running_scores(app: FastAPI) -> None:
+    tables: Tables = app.state.tables
+    engine: Engine = app.state.engine
+    player = IdentityStore(engine).new_player()
+    game_id, turn = tables.create(player, Rules(), "standard")
+    table = turn.table
+    while table.hand_number < 3:
+        while not table.hand_over:
+            table = tables.act(
+                game_id, player, table.state()["view"]["legal"][-1], table.version
+            ).table
+        table = tables.next_hand(game_id, player, table.version).table
+    expected = table.score_sheet()
+    running = [list(expected[0]["scores"])]
+    running.append([a + b for a, b in zip(running[0], expected[1]["scores"], strict=True)])
+
+    def stored() -> list[tuple[object, object]]:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                select(HandRow.sheet, HandRow.scores)
+                .where(HandRow.game_id == game_id)
+                .order_by(HandRow.number)
+            ).all()
+        return [(row.sheet, row.scores) for row in rows]
+
+    assert stored() == [(expected[0], running[0]), (expected[1], running[1]), (None, None)]
+    # A reply gives the stored lines, the same as recomputing them.
+    assert tables.load(game_id, player).state()["score_sheet"] == expected
+    # Hands stored before the lines were kept: the migration's fill writes the same.
+    with engine.begin() as conn:
+        conn.execute(
+            update(HandRow).where(HandRow.game_id == game_id).values(sheet=None, scores=None)
+        )
+        assert fill_sheets(conn) == 2
+    assert stored() == [(expected[0], running[0]), (expected[1], running[1]), (None, None)]

@@ -7,26 +7,38 @@ thinking (inside ``Tables.act``) never holds up the event loop or another table.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from sheepshead.deal import deal_cards, seed_commitment
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
 from sheepshead.server import refused, schemas
-from sheepshead.server.identity import PlayerDep
+from sheepshead.server.identity import COOKIE, ID_FORM, PlayerDep, current_player, identities_of
 from sheepshead.server.refused import Refused
-from sheepshead.server.tables import GameConflict, GameNotFound, Tables, state_json, step_json
-from sheepshead.table import BadAction
+from sheepshead.server.security import RateLimiter, limiter_of
+from sheepshead.server.tables import (
+    GameConflict,
+    GameNotFound,
+    RateRefused,
+    Tables,
+    state_json,
+    step_json,
+)
+from sheepshead.store.rates import Charge
+from sheepshead.table import BadAction, Turn
 
 router = APIRouter(prefix="/api/v1", tags=["games"])
 
 NOT_FOUND = "no such game"
 
 
-def tables_of(request: Request) -> Tables:
+async def tables_of(request: Request) -> Tables:
+    # async: a plain function would cost a hop to the thread pool per request.
     tables: Tables = request.app.state.tables
     return tables
 
@@ -47,9 +59,65 @@ def _conflict(exc: GameConflict) -> JSONResponse:
         status_code=409,
         content={
             **refused.body(exc.reason, exc.code, exc.params),
-            "state": state_json(exc.game_id, exc.table),
+            "state": state_json(exc.game_id, exc.table, exc.sheet),
         },
     )
+
+
+async def step_player(request: Request) -> str:
+    """The player of a step at a table, read from the cookie without a database read:
+    the step finds the game only with its player's id. Without a well-formed cookie,
+    the player as for any change (``current_player``: a new identity)."""
+    player_id = request.cookies.get(COOKIE)
+    if player_id is not None and ID_FORM.fullmatch(player_id):
+        return player_id
+    return await run_in_threadpool(current_player, request, identities_of(request))
+
+
+StepPlayerDep = Annotated[str, Depends(step_player)]
+
+
+def take_step(
+    request: Request, game_id: str, player: str, step: Callable[[Sequence[Charge], int], Turn]
+) -> dict[str, Any] | JSONResponse:
+    """A step at a table (an action, the next hand): ``step(charges, now)`` plays and
+    saves it, the rate limits charged in the same transaction; every refusal is
+    charged too, on its own, as any request that changes something."""
+    _check_id(game_id)
+    limiter = limiter_of(request.app)
+    charges, now = limiter.step_charges(request.scope) if limiter is not None else ([], 0)
+    try:
+        turn = step(charges, now)
+    except RateRefused as exc:
+        raise RateLimiter.refusal(exc.wait) from None
+    except GameConflict as exc:
+        if exc.code != "changed-on-the-way":  # that one was charged with its write
+            _charge_alone(limiter, charges, now)
+        return _conflict(exc)
+    except GameNotFound:
+        _charge_alone(limiter, charges, now)
+        if request.cookies.get(COOKIE) == player:
+            # The step skipped the player's lookup: now it is made, as for any change
+            # (a cookie naming no player gets a new identity).
+            current_player(request, identities_of(request))
+        raise HTTPException(404, NOT_FOUND) from None
+    except IllegalAction as exc:
+        _charge_alone(limiter, charges, now)
+        raise Refused(422, exc.reason, exc.refusal.code, exc.refusal.params) from None
+    except BadAction as exc:
+        _charge_alone(limiter, charges, now)
+        raise Refused(422, exc.reason, "bad-action") from None
+    tables: Tables = request.app.state.tables
+    return step_json(game_id, turn, tables.sheet(game_id, turn.table))
+
+
+def _charge_alone(limiter: RateLimiter | None, charges: Sequence[Charge], now: int) -> None:
+    """Charge a step that was refused before its write; raises the 429 past the rate."""
+    if limiter is None or not charges:
+        return
+    wait = limiter.store.take(charges, now)
+    if wait is not None:
+        raise RateLimiter.refusal(wait)
 
 
 def _check_id(game_id: str) -> None:
@@ -68,7 +136,7 @@ def create_game(body: schemas.NewGame, player: PlayerDep, tables: TablesDep) -> 
         game_id, turn = tables.create(player, rules, body.level)
     except ValueError as exc:
         raise HTTPException(422, f"level: {exc}") from None
-    return step_json(game_id, turn)
+    return step_json(game_id, turn, ())
 
 
 @router.get("/games/current", response_model=schemas.TableState, responses={404: _ERRORS[404]})
@@ -78,16 +146,17 @@ def current_game(player: PlayerDep, tables: TablesDep) -> dict[str, Any]:
         game_id, table = tables.latest(player)
     except GameNotFound:
         raise HTTPException(404, "you have no game yet") from None
-    return state_json(game_id, table)
+    return state_json(game_id, table, tables.sheet(game_id, table))
 
 
 @router.get("/games/{game_id}", response_model=schemas.TableState, responses=_ERRORS)
 def get_game(game_id: str, player: PlayerDep, tables: TablesDep) -> dict[str, Any]:
     _check_id(game_id)
     try:
-        return state_json(game_id, tables.load(game_id, player))
+        table = tables.load(game_id, player)
     except GameNotFound:
         raise HTTPException(404, NOT_FOUND) from None
+    return state_json(game_id, table, tables.sheet(game_id, table))
 
 
 @router.post(
@@ -96,21 +165,19 @@ def get_game(game_id: str, player: PlayerDep, tables: TablesDep) -> dict[str, An
     responses={**_ERRORS, **_CONFLICT},
 )
 def act(
-    game_id: str, body: schemas.TableAction, player: PlayerDep, tables: TablesDep
+    game_id: str,
+    body: schemas.TableAction,
+    request: Request,
+    player: StepPlayerDep,
+    tables: TablesDep,
 ) -> dict[str, Any] | JSONResponse:
     """Take your action; the reply holds every event up to your next decision."""
-    _check_id(game_id)
-    try:
-        turn = tables.act(game_id, player, body.action, body.version)
-    except GameNotFound:
-        raise HTTPException(404, NOT_FOUND) from None
-    except GameConflict as exc:
-        return _conflict(exc)
-    except IllegalAction as exc:
-        raise Refused(422, exc.reason, exc.refusal.code, exc.refusal.params) from None
-    except BadAction as exc:
-        raise Refused(422, exc.reason, "bad-action") from None
-    return step_json(game_id, turn)
+    return take_step(
+        request,
+        game_id,
+        player,
+        lambda charges, now: tables.act(game_id, player, body.action, body.version, charges, now),
+    )
 
 
 @router.post(
@@ -119,17 +186,19 @@ def act(
     responses={**_ERRORS, **_CONFLICT},
 )
 def next_hand(
-    game_id: str, body: schemas.NextHandIn, player: PlayerDep, tables: TablesDep
+    game_id: str,
+    body: schemas.NextHandIn,
+    request: Request,
+    player: StepPlayerDep,
+    tables: TablesDep,
 ) -> dict[str, Any] | JSONResponse:
     """Deal the next hand, once the current one is over."""
-    _check_id(game_id)
-    try:
-        turn = tables.next_hand(game_id, player, body.version)
-    except GameNotFound:
-        raise HTTPException(404, NOT_FOUND) from None
-    except GameConflict as exc:
-        return _conflict(exc)
-    return step_json(game_id, turn)
+    return take_step(
+        request,
+        game_id,
+        player,
+        lambda charges, now: tables.next_hand(game_id, player, body.version, charges, now),
+    )
 
 
 @router.get(

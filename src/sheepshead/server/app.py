@@ -26,6 +26,7 @@ from sheepshead.server import (
     security,
     webapp,
 )
+from sheepshead.server.capacity import InFlightLimit
 from sheepshead.server.head import HeadAsGet
 from sheepshead.server.identity import IdentityCookie
 from sheepshead.server.settings import Settings
@@ -110,6 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=500)
     # Outside the compression, so that HEAD gets the very headers GET would.
     app.add_middleware(HeadAsGet)
+    # Past capacity, refused before any other work (but seen by the request log).
+    app.add_middleware(InFlightLimit, settings=settings)
     # Last: its routes, its 503 for a lost database, and the outermost middleware.
     observability.install(app)
     return app

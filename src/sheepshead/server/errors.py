@@ -71,9 +71,12 @@ def _seconds(headers: Mapping[str, str]) -> int | None:
     return int(value.strip())
 
 
-def error_page(request: Request, status: int, headers: Mapping[str, str] | None = None) -> Response:
+def error_page(
+    request: Request, status: int, headers: Mapping[str, str] | None = None, busy: bool = False
+) -> Response:
     """The HTML page for a refusal with ``status``; ``headers`` as the refusal's own
-    (``Retry-After``, ``Allow``, ``WWW-Authenticate`` are kept)."""
+    (``Retry-After``, ``Allow``, ``WWW-Authenticate`` are kept); ``busy``: a 503 because
+    the server is full (``capacity.py``)."""
     headers = dict(headers or {})
     wait = _seconds(headers)
     lang = language_of(request.scope)
@@ -87,6 +90,7 @@ def error_page(request: Request, status: int, headers: Mapping[str, str] | None 
         "status": status,
         "wait": wait,
         "minutes": math.ceil(wait / 60) if wait is not None and wait >= MINUTES_FROM else None,
+        "busy": busy,
     }
     with i18n.speaking(lang):
         # Rendered here, in the reader's language (TemplateResponse renders at once).

@@ -33,7 +33,8 @@ class IdentityLimit(Protocol):
 COOKIE = "sheepshead_player"
 #: About 13 months: the longest a browser keeps a cookie (Chrome caps at 400 days).
 MAX_AGE = 400 * 24 * 3600
-_ID = re.compile(r"[0-9a-f]{32}")
+#: The form of a player id (and so of the cookie's value).
+ID_FORM = _ID = re.compile(r"[0-9a-f]{32}")
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
 _STATE_KEY = "sheepshead_new_player"
 #: Methods that may change something; the others are only ever reads.

@@ -232,8 +232,7 @@ class RateLimiter:
             self._swept = now / MICROS
         self.store.sweep(now)
 
-    def actions(self, scope: Scope, headers: Headers) -> None:
-        """Charge a request that changes something to its player and its address."""
+    def _action_charges(self, scope: Scope, headers: Headers) -> list[tuple[str, str, Rate]]:
         charges: list[tuple[str, str, Rate]] = []
         player = _cookie_player(headers)
         if player is not None and self.settings.rate_actions is not None:
@@ -241,7 +240,33 @@ class RateLimiter:
         if self.settings.rate_actions_per_address is not None:
             network = client_network(scope)
             charges.append(("address", network, self.settings.rate_actions_per_address))
-        self.charge(charges, "requests")
+        return charges
+
+    def actions(self, scope: Scope, headers: Headers) -> None:
+        """Charge a request that changes something to its player and its address."""
+        self.charge(self._action_charges(scope, headers), "requests")
+
+    def step_charges(self, scope: Scope) -> tuple[list[Charge], int]:
+        """The buckets a table's step takes from, and now (microseconds): the step's
+        own transaction charges them (``Store.save``), not a transaction of their own."""
+        now = round(self.clock() * MICROS)
+        self._sweep(now)
+        return [
+            Charge(self.key(name, who), rate.count, round(rate.seconds * MICROS), rate.burst)
+            for name, who, rate in self._action_charges(scope, Headers(scope=scope))
+        ], now
+
+    @staticmethod
+    def refusal(wait: int) -> Refused:
+        """The 429 for a request a bucket refused, ``wait`` microseconds before it may."""
+        exc = RateLimited(math.ceil(wait / MICROS), "requests")
+        return Refused(
+            429,
+            exc.detail,
+            "too-many-requests",
+            {"seconds": exc.retry_after},
+            headers={"retry-after": str(exc.retry_after)},
+        )
 
     def new_identity(self, request: Request) -> None:
         """Before a new player is created: raises HTTPException 429 past the rate."""
@@ -262,6 +287,14 @@ class RateLimiter:
             # The limiter is not the place to report the database away: creating
             # the player will, in a moment, with the app's own answer.
             return
+
+
+#: A table's steps: the route charges the rate limits in the step's own transaction.
+_STEP = re.compile(r"/api/v1/games/[0-9a-f]{32}/(actions|next-hand)")
+
+
+def charged_by_route(path: str) -> bool:
+    return _STEP.fullmatch(path) is not None
 
 
 def limiter_of(app: Any) -> RateLimiter | None:
@@ -304,7 +337,12 @@ class Guard:
             await refusal(Request(scope), 413, detail)(scope, receive, send)
             return
         limiter = limiter_of(scope["app"]) if "app" in scope else None
-        if method in UNSAFE and limiter is not None and scope["path"].startswith("/api/"):
+        if (
+            method in UNSAFE
+            and limiter is not None
+            and scope["path"].startswith("/api/")
+            and not charged_by_route(scope["path"])
+        ):
             try:
                 await run_in_threadpool(limiter.actions, scope, headers)
             except RateLimited as exc:

@@ -109,6 +109,9 @@ class Settings:
     #: The same, per network address: many players may share one (an office, a phone
     #: network), so it is set well above one player's.
     rate_actions_per_address: Rate | None = Rate(200, 1, burst=400)
+    #: Requests one worker process has in hand at most; past it, 503 at once with
+    #: Retry-After (``server/capacity.py``). 0: no limit.
+    max_in_flight: int = 32
     #: The largest request body accepted (413 above it).
     max_body_bytes: int = 16 * 1024
     #: Origins besides the site's own (as the Host header names it) whose pages may
@@ -135,7 +138,7 @@ class Settings:
         ``SHEEPSHEAD_RATE_ACTIONS``, ``SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS``,
         ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``,
         ``SHEEPSHEAD_METRICS_TOKEN``, ``SHEEPSHEAD_CLUBS_PER_PLAYER``,
-        ``SHEEPSHEAD_MEMBERS_PER_CLUB``."""
+        ``SHEEPSHEAD_MEMBERS_PER_CLUB``, ``SHEEPSHEAD_MAX_IN_FLIGHT``."""
         env = os.environ if env is None else env
         defaults = cls()
         return cls(
@@ -153,6 +156,7 @@ class Settings:
                 env, "SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS", defaults.rate_actions_per_address
             ),
             max_body_bytes=int(env.get("SHEEPSHEAD_MAX_BODY_BYTES") or defaults.max_body_bytes),
+            max_in_flight=int(env.get("SHEEPSHEAD_MAX_IN_FLIGHT") or defaults.max_in_flight),
             trusted_origins=tuple(
                 o.strip().rstrip("/")
                 for o in env.get("SHEEPSHEAD_TRUSTED_ORIGINS", "").replace(",", " ").split()

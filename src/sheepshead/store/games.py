@@ -7,16 +7,31 @@ version, the database lets exactly one through, whichever process served it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, exists, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    and_,
+    bindparam,
+    exists,
+    func,
+    insert,
+    select,
+    update,
+)
 
+from sheepshead.store import rates
 from sheepshead.store.models import GameRow, HandRow
+from sheepshead.store.rates import Charge
 
 
 def new_id() -> str:
@@ -34,6 +49,9 @@ class StoredHand:
     seed: bytes
     moves: tuple[str, ...]
     done: bool
+    #: Once the hand is over: its score-sheet line and every seat's running score.
+    sheet: dict[str, Any] | None = None
+    scores: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +66,44 @@ class StoredGame:
     hands: tuple[StoredHand, ...]
 
 
+#: Built once: building a statement costs more CPU than running it.
+_LOAD = (
+    select(
+        GameRow.rules,
+        GameRow.level,
+        GameRow.first_dealer,
+        GameRow.bot_seed,
+        GameRow.version,
+        HandRow.number,
+        HandRow.seed,
+        HandRow.moves,
+        HandRow.done,
+        HandRow.sheet,
+        HandRow.scores,
+    )
+    .join(HandRow, HandRow.game_id == GameRow.id)
+    .where(GameRow.id == bindparam("game_id"), GameRow.player_id == bindparam("player_id"))
+    .order_by(HandRow.number)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """How a step's write went: ``written`` unless the game's version had moved on;
+    ``wait`` (microseconds) when a rate limit refused it, and then nothing was written."""
+
+    written: bool
+    wait: int | None = None
+
+    def __bool__(self) -> bool:
+        return self.written
+
+
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # Reads of one statement need no transaction: no BEGIN and no ROLLBACK sent.
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
 
     # Games ----------------------------------------------------------------
 
@@ -85,27 +138,22 @@ class Store:
         return game_id
 
     def load_game(self, game_id: str, player_id: str) -> StoredGame | None:
-        """The game, if it exists and belongs to this player."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(GameRow).where(GameRow.id == game_id, GameRow.player_id == player_id)
-            ).first()
-            if row is None:
-                return None
-            hands = conn.execute(
-                select(HandRow.number, HandRow.seed, HandRow.moves, HandRow.done)
-                .where(HandRow.game_id == game_id)
-                .order_by(HandRow.number)
-            ).all()
+        """The game, if it exists and belongs to this player: one statement, the game's
+        row beside each of its hands."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(_LOAD, {"game_id": game_id, "player_id": player_id}).all()
+        if not rows:
+            return None
+        first = rows[0]
         return StoredGame(
-            id=row.id,
-            player_id=row.player_id,
-            rules=dict(row.rules),
-            level=row.level,
-            first_dealer=row.first_dealer,
-            bot_seed=row.bot_seed,
-            version=row.version,
-            hands=tuple(StoredHand(h.number, bytes(h.seed), tuple(h.moves), h.done) for h in hands),
+            id=game_id,
+            player_id=player_id,
+            rules=dict(first.rules),
+            level=first.level,
+            first_dealer=first.first_dealer,
+            bot_seed=first.bot_seed,
+            version=first.version,
+            hands=tuple(_stored_hand(row) for row in rows),
         )
 
     def latest_game_id(self, player_id: str) -> str | None:
@@ -126,35 +174,176 @@ class Store:
         version: int,
         changed: Sequence[StoredHand] = (),
         added: Sequence[StoredHand] = (),
-    ) -> bool:
-        """Write a game's new version and hands, if it is still at ``expected_version``.
+        charges: Sequence[Charge] = (),
+        now: int = 0,
+    ) -> Saved:
+        """Write a game's new version and hands, if it is still at ``expected_version``,
+        and take the request from its rate buckets (``charges`` at ``now``, in
+        microseconds): one transaction, so an action costs one commit.
 
-        Returns False, writing nothing, when another request changed it first.
+        Nothing is written when another request changed the game first (``written``
+        False; the buckets are still charged, as for any request) or when a bucket
+        refuses (``wait``; then nothing at all, as ``RateStore.take``).
         """
+        token = secrets.token_hex(16)
+        step = _Step(game_id, player_id, expected_version, version, changed, added)
         with self.engine.begin() as conn:
-            # The version check comes first: it takes the row's write lock, so a
-            # concurrent writer waits here and then finds the version moved on.
-            bumped = conn.execute(
-                update(GameRow)
-                .where(
-                    GameRow.id == game_id,
-                    GameRow.player_id == player_id,
-                    GameRow.version == expected_version,
-                )
-                .values(version=version, updated_at=_now())
-            )
-            if bumped.rowcount != 1:
+            if conn.dialect.name == "postgresql":
+                written, waits = _save_postgresql(conn, step, charges, now, token)
+            else:
+                written, waits = _save_each(conn, step, charges, now, token)
+            if waits:
                 conn.rollback()
-                return False
-            for hand in changed:
-                conn.execute(
-                    update(HandRow)
-                    .where(HandRow.game_id == game_id, HandRow.number == hand.number)
-                    .values(moves=list(hand.moves), done=hand.done)
-                )
-            for hand in added:
-                conn.execute(insert(HandRow).values(_hand_values(game_id, hand)))
-        return True
+                return Saved(False, max(waits))
+        return Saved(written)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    game_id: str
+    player_id: str
+    expected_version: int
+    version: int
+    changed: Sequence[StoredHand]
+    added: Sequence[StoredHand]
+
+
+def _bump(step: _Step) -> Any:
+    return (
+        update(GameRow)
+        .where(
+            GameRow.id == step.game_id,
+            GameRow.player_id == step.player_id,
+            GameRow.version == step.expected_version,
+        )
+        .values(version=step.version, updated_at=_now())
+    )
+
+
+def _hand_update(game_id: Any, hand: StoredHand) -> Any:
+    return (
+        update(HandRow)
+        .where(HandRow.game_id == game_id, HandRow.number == hand.number)
+        .values(
+            moves=list(hand.moves),
+            done=hand.done,
+            sheet=hand.sheet,
+            scores=None if hand.scores is None else list(hand.scores),
+        )
+    )
+
+
+def _save_each(
+    conn: Connection, step: _Step, charges: Sequence[Charge], now: int, token: str
+) -> tuple[bool, list[int]]:
+    """One statement after another (SQLite: in process, a statement costs no trip)."""
+    waits = rates.take_in(conn, charges, now, token)
+    if waits:
+        return False, waits
+    if conn.execute(_bump(step)).rowcount != 1:
+        return False, []
+    for hand in step.changed:
+        conn.execute(_hand_update(step.game_id, hand))
+    for hand in step.added:
+        conn.execute(insert(HandRow).values(_hand_values(step.game_id, hand)))
+    return True, []
+
+
+def _save_postgresql(
+    conn: Connection, step: _Step, charges: Sequence[Charge], now: int, token: str
+) -> tuple[bool, list[int]]:
+    """The version check, the hands and the rate buckets in one statement (data-modifying
+    CTEs): with BEGIN and COMMIT, three round trips to the database. Written as SQL,
+    once per shape: building it with SQLAlchemy's expressions cost more CPU than the
+    database spends on it."""
+    ordered = rates.in_key_order(charges)
+    sql = _step_sql(len(step.changed), len(step.added), len(ordered))
+    params: dict[str, Any] = {
+        "game_id": step.game_id,
+        "player_id": step.player_id,
+        "expected": step.expected_version,
+        "version": step.version,
+        "updated_at": _now(),
+        "now": now,
+        "token": token,
+    }
+    for prefix, hands in (("c", step.changed), ("a", step.added)):
+        for i, hand in enumerate(hands):
+            values = _hand_values(step.game_id, hand)
+            for name in _HAND_COLUMNS:
+                value = values[name]
+                if name in _JSON_COLUMNS and value is not None:
+                    value = json.dumps(value, separators=(",", ":"))
+                params[f"{prefix}{i}_{name}"] = value
+    for i, charge in enumerate(ordered):
+        params[f"b{i}_key"] = charge.key
+        params[f"b{i}_interval"] = charge.interval
+        params[f"b{i}_tolerance"] = charge.tolerance
+    row = conn.exec_driver_sql(sql, params).one()
+    waits = []
+    for i, charge in enumerate(ordered):
+        refused = rates.wait(charge, now, token, row[1 + 2 * i], row[2 + 2 * i])
+        if refused is not None:
+            waits.append(refused)
+    return row[0] == 1, waits
+
+
+_HAND_COLUMNS = ("number", "seed", "seed_sha256", "moves", "done", "sheet", "scores")
+_JSON_COLUMNS = frozenset({"moves", "sheet", "scores"})
+
+
+@functools.cache
+def _step_sql(changed: int, added: int, buckets: int) -> str:
+    """The statement of ``_save_postgresql`` for so many changed and added hands and
+    rate buckets (psycopg's ``%(name)s`` parameters)."""
+
+    def value(prefix: str, name: str) -> str:
+        return f"%({prefix}_{name})s" + ("::json" if name in _JSON_COLUMNS else "")
+
+    parts = [
+        "bumped AS (UPDATE games SET version = %(version)s, updated_at = %(updated_at)s"
+        " WHERE id = %(game_id)s AND player_id = %(player_id)s AND version = %(expected)s"
+        " RETURNING id)"
+    ]
+    for i in range(changed):
+        sets = ", ".join(f"{n} = {value(f'c{i}', n)}" for n in ("moves", "done", "sheet", "scores"))
+        parts.append(
+            f"changed_{i} AS (UPDATE hands SET {sets} FROM bumped"
+            f" WHERE hands.game_id = bumped.id AND hands.number = %(c{i}_number)s"
+            " RETURNING hands.number)"
+        )
+    for i in range(added):
+        columns = ", ".join(_HAND_COLUMNS)
+        values = ", ".join(value(f"a{i}", n) for n in _HAND_COLUMNS)
+        parts.append(
+            f"added_{i} AS (INSERT INTO hands (game_id, {columns})"
+            f" SELECT bumped.id, {values} FROM bumped RETURNING number)"
+        )
+    outputs = ["(SELECT count(*) FROM bumped)"]
+    for i in range(buckets):
+        through = f"bucket.tat - %(now)s <= %(b{i}_tolerance)s"
+        parts.append(
+            f"bucket_{i} AS (INSERT INTO rate_buckets AS bucket (key, tat, token)"
+            f" VALUES (%(b{i}_key)s, %(now)s + %(b{i}_interval)s, %(token)s)"
+            " ON CONFLICT (key) DO UPDATE SET"
+            f" tat = CASE WHEN {through}"
+            f" THEN GREATEST(bucket.tat, %(now)s) + %(b{i}_interval)s ELSE bucket.tat END,"
+            f" token = CASE WHEN {through} THEN %(token)s ELSE bucket.token END"
+            " RETURNING tat, token)"
+        )
+        outputs += [f"(SELECT tat FROM bucket_{i})", f"(SELECT token FROM bucket_{i})"]
+    return f"WITH {', '.join(parts)} SELECT {', '.join(outputs)}"
+
+
+def _stored_hand(row: Row[Any]) -> StoredHand:
+    return StoredHand(
+        row.number,
+        bytes(row.seed),
+        tuple(row.moves),
+        row.done,
+        None if row.sheet is None else dict(row.sheet),
+        None if row.scores is None else tuple(row.scores),
+    )
 
 
 def _hand_values(game_id: str, hand: StoredHand) -> dict[str, Any]:
@@ -165,6 +354,8 @@ def _hand_values(game_id: str, hand: StoredHand) -> dict[str, Any]:
         "seed_sha256": hashlib.sha256(hand.seed).hexdigest(),
         "moves": list(hand.moves),
         "done": hand.done,
+        "sheet": hand.sheet,
+        "scores": None if hand.scores is None else list(hand.scores),
     }
 
 

@@ -86,3 +86,8 @@ class HandRow(Base):
     #: Every move in record text, bots' included (``["1 pass", "2 pick", ...]``).
     moves: Mapped[list[str]] = mapped_column(JSON)
     done: Mapped[bool] = mapped_column(Boolean)
+    #: Once the hand is over: its line of the score sheet (the API's ``ScoreLine``), so
+    #: that no reply recomputes the lines of every finished hand.
+    sheet: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    #: Once the hand is over: every seat's running score after it.
+    scores: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)

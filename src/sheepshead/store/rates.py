@@ -61,31 +61,51 @@ class Charge:
         return self.interval * (self.burst - 1)
 
 
-def _insert(conn: Connection) -> Any:
-    name = conn.dialect.name
-    if name == "postgresql":
-        return postgresql.insert(RateBucket)
-    if name == "sqlite":
-        return sqlite.insert(RateBucket)
-    raise NotImplementedError(f"rate limits need SQLite or PostgreSQL, not {name}")
-
-
-def _take_one(conn: Connection, charge: Charge, now: int, token: str) -> int | None:
-    """None if the request gets through; else microseconds until it would."""
-    stmt = _insert(conn).values(key=charge.key, tat=now + charge.interval, token=token)
+def upsert(dialect: str, charge: Charge, now: int, token: str) -> Any:
+    """The one statement that decides and records ``charge`` at ``now``; it returns
+    the bucket's ``tat`` and ``token`` (see ``wait``)."""
+    if dialect == "postgresql":
+        stmt: Any = postgresql.insert(RateBucket)
+    elif dialect == "sqlite":
+        stmt = sqlite.insert(RateBucket)
+    else:
+        raise NotImplementedError(f"rate limits need SQLite or PostgreSQL, not {dialect}")
+    stmt = stmt.values(key=charge.key, tat=now + charge.interval, token=token)
     through = RateBucket.tat - now <= charge.tolerance
     later = case((RateBucket.tat > now, RateBucket.tat), else_=now)
-    stmt = stmt.on_conflict_do_update(
+    return stmt.on_conflict_do_update(
         index_elements=[RateBucket.key],
         set_={
             "tat": case((through, later + charge.interval), else_=RateBucket.tat),
             "token": case((through, token), else_=RateBucket.token),
         },
     ).returning(RateBucket.tat, RateBucket.token)
-    tat, last = conn.execute(stmt).one()
+
+
+def wait(charge: Charge, now: int, token: str, tat: int, last: str) -> int | None:
+    """From ``upsert``'s answer: None if the request got through; else microseconds
+    until it would."""
     if last == token:
         return None
     return max(1, int(tat) - now - charge.tolerance)
+
+
+def in_key_order(charges: Sequence[Charge]) -> list[Charge]:
+    """Always in key order, so that two requests never lock rows crosswise."""
+    return sorted(charges, key=lambda c: c.key)
+
+
+def take_in(conn: Connection, charges: Sequence[Charge], now: int, token: str) -> list[int]:
+    """Take one request from every bucket inside the caller's transaction: the waits of
+    the buckets that refused it (none: it got through). On a refusal the caller rolls
+    back, so that the buckets that would have let it through keep their turn."""
+    waits: list[int] = []
+    for charge in in_key_order(charges):
+        tat, last = conn.execute(upsert(conn.dialect.name, charge, now, token)).one()
+        refused = wait(charge, now, token, tat, last)
+        if refused is not None:
+            waits.append(refused)
+    return waits
 
 
 class RateStore:
@@ -96,17 +116,12 @@ class RateStore:
         """Take one request from every bucket, or from none: None when all let it
         through, else the microseconds until every one of them would."""
         token = secrets.token_hex(16)
-        waits: list[int] = []
         with self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 # A crash may forget the last moments of a rate limit, and that is
                 # harmless: no need to wait for the disk on every request.
                 conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
-            # Always in key order, so that two requests never lock rows crosswise.
-            for charge in sorted(charges, key=lambda c: c.key):
-                wait = _take_one(conn, charge, now, token)
-                if wait is not None:
-                    waits.append(wait)
+            waits = take_in(conn, charges, now, token)
             if waits:
                 # Refused: the buckets that would have let it through keep their turn.
                 conn.rollback()

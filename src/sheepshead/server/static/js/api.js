@@ -48,15 +48,26 @@ function readable(data) {
   return t("The server refused that.");
 }
 
+// A 503 whose reason is "busy": the server is full and refused at once (nothing was
+// done). The action is sent once more after the wait it names, then the refusal said.
+async function busyWait(response) {
+  if (response.status !== 503) return null;
+  const data = await detailOf(response.clone());
+  if (!data || data.code !== "busy") return null;
+  const seconds = Number(response.headers.get("retry-after")) || 1;
+  return Math.min(Math.max(seconds, 1), 10) * 1000;
+}
+
 /**
  * One request with retries. Resolves to one of:
  *   {kind: "ok", status, body}
  *   {kind: "conflict", state, detail}   (409: redraw the state it carries)
  *   {kind: "refused", status, detail}   (4xx: a reason a person can read)
  * Rejects with OfflineError when every attempt failed to reach the server.
- * `onRetry(attempt)` is told before each new attempt, so the page can say "reconnecting".
+ * `onRetry(attempt)` is told before each new attempt, so the page can say "reconnecting";
+ * `onBusy()` before the one new attempt after a "busy" refusal.
  */
-export async function request(method, path, body, { onRetry } = {}) {
+export async function request(method, path, body, { onRetry, onBusy } = {}) {
   const init = {
     method,
     headers: { Accept: "application/json" },
@@ -66,12 +77,25 @@ export async function request(method, path, body, { onRetry } = {}) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  let busyRetried = false;
   for (let attempt = 0; ; attempt += 1) {
     let response = null;
     try {
       response = await fetch(BASE + path, init);
     } catch {
       response = null; // the network dropped: retry below
+    }
+    const busyMs = response ? await busyWait(response) : null;
+    if (busyMs !== null) {
+      if (busyRetried) {
+        const detail = t("The server is busy just now: please try again in a moment.");
+        return { kind: "refused", status: 503, detail };
+      }
+      busyRetried = true;
+      if (onBusy) onBusy();
+      await sleep(busyMs);
+      attempt -= 1; // not a lost connection: its retries stay as they were
+      continue;
     }
     if (response && (!TRANSIENT.has(response.status) || lasting(response))) {
       if (response.ok) {

@@ -61,6 +61,9 @@ export async function call(attempt, draw = render) {
       onRetry: () => {
         $("prompt").textContent = t("Reconnecting…");
       },
+      onBusy: () => {
+        $("prompt").textContent = t("The server is busy: trying again…");
+      },
     });
   } catch (error) {
     if (!(error instanceof OfflineError)) throw error;
