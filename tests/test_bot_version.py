@@ -31,6 +31,11 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "8f929ad3310d84fc",
         "expert": "d8779181ff2969ee",
     },
+    "2": {
+        "beginner": "03f124ff70660a72",
+        "standard": "8f929ad3310d84fc",
+        "expert": "d8779181ff2969ee",
+    },
 }
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
