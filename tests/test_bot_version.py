@@ -32,9 +32,9 @@ PINNED: dict[str, dict[str, str]] = {
         "expert": "d8779181ff2969ee",
     },
     "2": {
-        "beginner": "03f124ff70660a72",
-        "standard": "8f929ad3310d84fc",
-        "expert": "d8779181ff2969ee",
+        "beginner": "134ee12856f48565",
+        "standard": "3699ebd0f4ca7efe",
+        "expert": "b5cb7e6ae477b744",
     },
 }
 

@@ -28,14 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheepshead import kernel
 from sheepshead.actions import Action, Bury, Call, Play, parse_move
 from sheepshead.bots.cardplay import absurd
 from sheepshead.bots.knowledge import Knowledge, beats, read_view
-from sheepshead.bots.playout import playout
+from sheepshead.bots.playout import partners_of, playout, sim_of
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
-from sheepshead.bots.sampler import Sampler, World, plays_of
+from sheepshead.bots.sampler import Sampler, World
 from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card, Rank
 from sheepshead.game import Game, Phase
@@ -270,27 +269,13 @@ def _best_option(
     return max(range(len(options)), key=value.__getitem__)
 
 
-def partners_of(view: SeatView, world: World) -> frozenset[int]:
-    """The picker's partners in the world: the called card's holder, and the seat on
-    the picker's right where it is a second partner."""
-    called, picker = view.called, view.picker
-    if picker is None or called is None or view.alone:
-        return frozenset()
-    holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
-    if holder is None:
-        holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
-    if holder is None:  # only if the sampler had to drop the view's constraints
-        return frozenset()
-    if view.rules.second_partner:
-        return frozenset((holder, (picker - 1) % view.players))
-    return frozenset((holder,))
-
-
 def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
     """Follows any good player agrees on: of the cards sure to take the trick, the
     cheapest (or an ace or ten, banked); last to play to a trick worth 10 that is not
     one's own side's, one of those rather than a loser; on a trick a known opponent
-    surely takes, the loser with the fewest points.
+    surely takes, the loser with the fewest points; on a known ally's sure trick, an
+    ace or ten (a schmear) when the seat has one to give; on a trick worth under 10,
+    no ace or ten that might not hold when a cheaper card also takes it for now.
 
     Measured in the arena (400 deals, against the unfiltered search): each rule costs
     nothing (+0.003, +0.000 and -0.004 game points a hand, each interval within
@@ -306,40 +291,21 @@ def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
     ours = k.winner is not None and k.side_of(k.winner) == 1
     if sure and not k.later and k.trick_points >= 10 and not ours:
         return sure
+    if ours and k.winner_is_sure():
+        schmears = [
+            c for c in keep if not c.is_trump and c.points >= 10 and not beats(c, best, led)
+        ]
+        if schmears:
+            return schmears  # a known ally's sure trick: an ace or a ten on it
+    winners = [c for c in keep if beats(c, best, led)]
+    if winners and k.trick_points < 10:
+        # A poor trick is not worth risking a ten or an ace that may be overtaken
+        # (the picker's ten of diamonds over a trick of nothing, holding the eight).
+        cheaper = min(c.points for c in winners)
+        risky = [c for c in winners if c.points >= 10 and c.points > cheaper and c not in sure]
+        keep = [c for c in keep if c not in risky]
     losers = [c for c in keep if not beats(c, best, led)]
     if losers and k.winner is not None and k.side_of(k.winner) == -1 and k.winner_is_sure():
         fewest = min(c.points for c in losers)
         keep = [c for c in keep if c not in losers or c.points == fewest]
     return keep
-
-
-def sim_of(view: SeatView, world: World) -> SimHand:
-    """The world's hand as a ``SimHand``, at the view's point of play."""
-    n = view.players
-    plays = plays_of(view)
-    dealt = [list(world.hands[s]) for s in range(n)]
-    order: list[Card] = []
-    for seat, card, _ in plays:
-        if card is None:
-            assert world.unknown is not None
-            card = world.unknown
-        dealt[seat].append(card)
-        order.append(card)
-    picker = view.picker
-    sim = SimHand.start(
-        view.rules,
-        dealt,
-        (view.dealer + 1) % n,
-        picker=picker,
-        partners=partners_of(view, world),
-        called=view.called,
-        unknown=world.unknown,
-        bury=world.bury,
-        blind=world.blind or (),
-        multiplier=kernel.hand_multiplier(view.multiplier, len(view.cracks)),
-        forced=picker == view.dealer,
-        named_trick=view.named_trick,
-    )
-    for card in order:
-        sim.play(bit(card))
-    return sim

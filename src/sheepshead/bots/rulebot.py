@@ -40,8 +40,6 @@ class Style:
     alone: float
     #: Crack with at least this defensive strength.
     crack: float
-    #: Counts trumps and voids to know whether a trick is safe (else trusts the card).
-    counts: bool
     #: Chance of a random (but never absurd) card instead of the rule's choice.
     play_noise: float
     #: How much less strength an alone needs when the only call is an unknown
@@ -85,7 +83,6 @@ STYLES: dict[str, Style] = {
         pick_noise=0.0,
         alone=13.5,
         crack=9.0,
-        counts=True,
         play_noise=0.0,
     ),
     "beginner": Style(
@@ -94,7 +91,6 @@ STYLES: dict[str, Style] = {
         pick_noise=2.0,
         alone=12.5,
         crack=8.0,
-        counts=False,
         play_noise=0.2,
     ),
 }
