@@ -34,7 +34,7 @@ PINNED: dict[str, dict[str, str]] = {
     "2": {
         "beginner": "134ee12856f48565",
         "standard": "3699ebd0f4ca7efe",
-        "expert": "b5cb7e6ae477b744",
+        "expert": "ad0edce4d107c7ae",
     },
 }
 

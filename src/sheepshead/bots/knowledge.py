@@ -337,11 +337,22 @@ def _sides(
 def _read_play(
     view: SeatView, allies: frozenset[int], opponents: frozenset[int]
 ) -> tuple[frozenset[int], frozenset[int]]:
-    """Seats the play shows on the defence (``sim.shows_defender``: it took the
-    picker's trick with the only cards that could), placed as the simulator places
-    them, so that the standard level and the playouts read the table alike."""
-    n, seat, picker = view.players, view.seat, view.picker
-    assert picker is not None
+    """Places the seats the play shows on the defence (``shown_defenders``), as the
+    simulator places them, so that the standard level and the playouts read alike."""
+    shown = shown_defenders(view) - allies - opponents - {view.seat}
+    if not shown:
+        return allies, opponents
+    if view.seat == view.picker:
+        return allies, opponents | shown
+    return allies | shown, opponents
+
+
+def shown_defenders(view: SeatView) -> frozenset[int]:
+    """Seats that took the picker's trick with the only cards that could
+    (``sim.shows_defender``), while the partner was not yet known."""
+    n, picker = view.players, view.picker
+    if picker is None:
+        return frozenset()
     second = (picker - 1) % n if view.rules.second_partner else -1
     unknown = view.unknown
     called = view.called
@@ -373,13 +384,8 @@ def _read_play(
                     shown.add(who)
                 best, best_seat = pos, who
             if card is called:
-                return allies, opponents  # the partner is out: the sides are known
-    shown -= allies | opponents | {seat}
-    if not shown:
-        return allies, opponents
-    if seat == picker:
-        return allies, opponents | shown
-    return allies | shown, opponents
+                return frozenset(shown)  # the partner is out: nothing more to read
+    return frozenset(shown)
 
 
 def fail_cards(cards: tuple[Card, ...] | list[Card], suit: Suit) -> list[Card]:
