@@ -32,9 +32,9 @@ PINNED: dict[str, dict[str, str]] = {
         "expert": "d8779181ff2969ee",
     },
     "2": {
-        "beginner": "134ee12856f48565",
-        "standard": "3699ebd0f4ca7efe",
-        "expert": "ad0edce4d107c7ae",
+        "beginner": "c27baf21311621fd",
+        "standard": "218447e8b29e322b",
+        "expert": "8280611325fd4661",
     },
 }
 

@@ -242,6 +242,21 @@ def _shortest_ace(sim: SimHand, me: int, aces: int) -> int:
     return best
 
 
+#: The trumps worth 10 or more (the ten and ace of diamonds).
+_RICH_TRUMPS = sum(1 << b for b in range(18, 32) if POINTS_AT[b] >= 10)
+
+
+def _cheapest_sure(cards: int) -> int:
+    """Of cards sure to take the trick, the cheapest: a fail card before any trump,
+    and of the trumps one worth under 10 (a jack before the ace of diamonds: both
+    hold, and the ace's 11 points would be spent for nothing)."""
+    fails = cards & FAIL
+    if fails:
+        return low(fails)
+    poor = cards & ~_RICH_TRUMPS
+    return low(poor) if poor else low(cards)
+
+
 def _cheapest_winner(cards: int) -> int:
     """A fail card before any trump, then the weakest."""
     fails = cards & FAIL
@@ -350,18 +365,21 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
                 return top if _SCHMEAR[top.bit_length() - 1] >= 32 else _lowest(sim, me, loses)
             return _cheapest_winner(wins)
         if secure and (points >= 10 or not loses):
-            return _cheapest_winner(secure)
+            return _cheapest_sure(secure)
         return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
     # An opponent, or a seat this one cannot place, is winning.
     if on_side and wins:
         # The picker's side takes a trick worth 5 with the cheapest card that probably
         # holds, and spends a boss trump on a poorer one only if it is its lowest trump.
         if points >= 5:
-            return _likely_winner(sim, me, out, wins, points)
+            card = _likely_winner(sim, me, out, wins, points)
+            if card & _RICH_TRUMPS and secure & TRUMPS & ~_RICH_TRUMPS:
+                return _cheapest_sure(secure)  # a jack holds it as surely as the ace
+            return card
         trumps = legal & TRUMPS
         cheap = secure & (FAIL | (low(trumps) if trumps else 0))
         if cheap:
-            return _cheapest_winner(cheap)
+            return _cheapest_sure(cheap)
         if loses:
             lowest = _lowest(sim, me, loses)
             points_lost = POINTS_AT[lowest.bit_length() - 1]
@@ -375,7 +393,7 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
                 return lowest
         return _cheapest_winner(wins)
     if secure:
-        choice = _cheapest_winner(secure)
+        choice = _cheapest_sure(secure)
         # A boss trump is spent on a trick only when the trick is worth it.
         trumps = legal & TRUMPS
         if points + POINTS_AT[choice.bit_length() - 1] >= 5 or not choice & TRUMPS:
