@@ -12,8 +12,11 @@ import pytest
 
 from sheepshead import bots
 from sheepshead.actions import Play
+from sheepshead.bots.arena import Tally, _observe, bot_policy, run, summarize
+from sheepshead.cards import Card
 from sheepshead.game import Game
 from sheepshead.record import replay
+from sheepshead.rules import PRESETS
 
 POSITIONS = Path(__file__).resolve().parent / "positions"
 #: The expert samples worlds: a choice this clear must not depend on the seed.
@@ -68,3 +71,27 @@ def test_a_defender_last_to_play_schmears_its_partners_trick(level: str) -> None
     assert game.turn == 2
     played = cards_played(game, level)
     assert played <= {"AS", "TS", "TC", "TH"}, played
+
+
+def test_the_arena_counts_a_missed_schmear() -> None:
+    game = position("defender-misses-schmear", 7)
+    tally = Tally()
+    _observe(game, Play(Card.parse("8C")), tally)
+    assert (tally.schmear_chances, tally.missed_schmears) == (1, 1)
+    tally = Tally()
+    _observe(game, Play(Card.parse("AS")), tally)
+    assert (tally.schmear_chances, tally.missed_schmears) == (1, 0)
+
+
+def test_a_smoke_match_the_expert_against_the_standard_level() -> None:
+    # A few duplicate deals (the arena's figures come from bench/, docs/bots.md): the
+    # expert, in each seat in turn among standard players, makes none of the blunders
+    # a table laughs at.
+    expert, standard = bot_policy(bots.make_bot("expert")), bot_policy(bots.make_bot("standard"))
+    outcomes = run(PRESETS["standard"], expert, standard, 4, "smoke")
+    report = summarize(outcomes, PRESETS["standard"], "expert", "standard", "smoke", 200)
+    stats = report["candidate_stats"]
+    assert report["deals"] == 4
+    assert stats["defender_trump_lead_rate"] in (0.0, None)
+    assert stats["free_point_rate"] in (0.0, None)
+    assert stats["missed_schmear_rate"] in (0.0, None)
