@@ -3,8 +3,8 @@
     nice -n 19 .venv/bin/python bench/blunders.py --level standard --deals 300
     nice -n 19 .venv/bin/python bench/blunders.py --level expert --deals 40 --presets standard
 
-A table of one level (the level in every seat: the arena's candidate and baseline are
-the same bot, so each deal is played six times); the figures are those of
+A table of one level at each preset and with cracking on (the level in every seat:
+the arena's candidate and baseline are the same bot); the figures are those of
 ``arena.tally_summary`` over all the hands: defender trump leads while holding fail
 (of such leads; bar under 5%), points given to a known opponent (of plays; under
 0.5%), missed schmears (of chances; under 5%), wasted point cards (of plays; under
@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 
 from sheepshead.bots import make_bot
 from sheepshead.bots.arena import Tally, bot_policy, run, tally_summary
-from sheepshead.rules import PRESETS
+from sheepshead.rules import PRESETS, Rules
+
+#: Every preset, and the 5-handed table with cracking on.
+TABLES: dict[str, Rules] = {**PRESETS, "cracking": replace(PRESETS["standard"], cracking=True)}
 
 BARS = {
     "defender_trump_lead_rate": 0.05,
@@ -30,7 +34,7 @@ BARS = {
 
 def table(level: str, preset: str, deals: int, deal_set: str) -> dict[str, object]:
     policy = bot_policy(make_bot(level))
-    outcomes = run(PRESETS[preset], policy, policy, deals, deal_set)
+    outcomes = run(TABLES[preset], policy, policy, deals, deal_set)
     tally = Tally()
     for o in outcomes:
         tally.merge(o.candidate_tally)
@@ -45,7 +49,7 @@ def main() -> None:
     parser.add_argument("--level", default="standard")
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--deal-set", default="issue3-eval")
-    parser.add_argument("--presets", nargs="*", default=sorted(PRESETS))
+    parser.add_argument("--presets", nargs="*", default=sorted(TABLES))
     args = parser.parse_args()
     for preset in args.presets:
         row = table(args.level, preset, args.deals, args.deal_set)

@@ -2,13 +2,17 @@
 
 For a card to play, the expert samples worlds consistent with its view
 (``sampler.py``), plays each candidate card out to the end of the hand in every
-world with the standard bot's card play as the policy for all seats (``playout.py``
-over ``sim.py``), and plays the card with the best weighted mean of its own game
-points, card points of its side breaking near-ties. Before searching, a convention
-filter drops the plays a Wisconsin player calls blunders (the standard bot's
-``absurd``; a defender's lead away from the called suit; a dearer card than needed
-to take a trick surely won; points given to a trick a known opponent surely takes),
-so search never makes them; a forced move is played at once.
+world with the one card-play policy for all seats (``playout.py`` over ``sim.py``,
+the standard level's own play), and plays the card with the best weighted mean of
+its own game points, card points of its side breaking near-ties; each world weighs
+as likely as the auction and the play make it (``sampler.py``). Before searching, a
+convention filter drops the plays a Wisconsin player calls blunders (the standard
+bot's ``absurd``; a defender's lead away from the called suit; a dearer card than
+needed to take a trick surely won; points given to a trick a known opponent surely
+takes; anything but an ace or ten on a known ally's sure trick, when the seat has one
+to give; an ace or ten that may be overtaken on a trick worth under 10, when a
+cheaper card takes it for now), so search never makes them; a forced move is played
+at once.
 
 Its amount of search is fixed: ``worlds`` per decision, fewer only where that many
 would pass ``budget`` simulated card plays (early tricks with many candidates). So

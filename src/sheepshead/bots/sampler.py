@@ -30,6 +30,15 @@ the picker one such card; as that favours worlds where the picker has many of th
 suit, such a world carries the weight 1 / (cards of the suit the picker holds). An
 unknown call's either-or per suit is settled by drawing one of the cases that
 remain possible, each as likely.
+
+**Reading the table** (version 2). A world's weight is then multiplied by how likely
+the auction and the play were in it: for each seat that passed, the chance that a
+seat dealt its cards in that world (its cards now and those it played) passes at its
+position (``pass_likelihood``: a soft step at the standard level's pick threshold,
+``PASS_SCALE`` wide, never below ``PASS_FLOOR``); for the picker, the chance that its
+cards now and played would have picked; and ``SHOWN_DEFENDER`` when the world gives
+the called card to a seat the play showed on the defence. ``bench/sampler_quality.py``
+measures the gain (``docs/bots.md``). ``Sampler(view, read=False)`` leaves it out.
 """
 
 from __future__ import annotations
