@@ -34,7 +34,7 @@ PINNED: dict[str, dict[str, str]] = {
     "2": {
         "beginner": "c27baf21311621fd",
         "standard": "218447e8b29e322b",
-        "expert": "8280611325fd4661",
+        "expert": "4fd927aa559ef347",
     },
 }
 

@@ -275,8 +275,8 @@ def _best_option(
 
 def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
     """Follows any good player agrees on: of the cards sure to take the trick, the
-    cheapest (or an ace or ten, banked); last to play to a trick worth 10 that is not
-    one's own side's, one of those rather than a loser; on a trick a known opponent
+    cheapest (no ace or ten where a cheaper card is as sure); last to play to a trick
+    worth 10 that is not one's own side's, one of those rather than a loser; on a trick a known opponent
     surely takes, the loser with the fewest points; on a known ally's sure trick, an
     ace or ten (a schmear) when the seat has one to give; on a trick worth under 10,
     no ace or ten that might not hold when a cheaper card also takes it for now.
@@ -289,8 +289,10 @@ def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
     assert best is not None
     sure = [c for c in keep if k.sure_to_win(c)]
     if len(sure) > 1:
-        cheapest = min(sure, key=lambda c: (c.is_trump, c.power))
-        sure = [c for c in sure if c is cheapest or c.points >= 10]
+        # No ace or ten where a card worth less takes the trick as surely (a wasted
+        # point card, issue 16; version 1 let search bank one).
+        cheapest = min(sure, key=lambda c: (c.points >= 10, c.is_trump, c.power))
+        sure = [cheapest]
         keep = [c for c in keep if c in sure or not k.sure_to_win(c)]
     ours = k.winner is not None and k.side_of(k.winner) == 1
     if sure and not k.later and k.trick_points >= 10 and not ours:

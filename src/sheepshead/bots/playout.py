@@ -242,8 +242,9 @@ def _shortest_ace(sim: SimHand, me: int, aces: int) -> int:
     return best
 
 
-#: The trumps worth 10 or more (the ten and ace of diamonds).
-_RICH_TRUMPS = sum(1 << b for b in range(18, 32) if POINTS_AT[b] >= 10)
+#: The cards worth 10 or more (aces and tens), and the trumps among them.
+_RICH = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
+_RICH_TRUMPS = _RICH & TRUMPS
 
 
 def _cheapest_sure(cards: int) -> int:
@@ -373,8 +374,9 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
         # holds, and spends a boss trump on a poorer one only if it is its lowest trump.
         if points >= 5:
             card = _likely_winner(sim, me, out, wins, points)
-            if card & _RICH_TRUMPS and secure & TRUMPS & ~_RICH_TRUMPS:
-                return _cheapest_sure(secure)  # a jack holds it as surely as the ace
+            if card & _RICH and secure & ~_RICH:
+                # A card worth under 10 takes it as surely: the ace or ten stays.
+                return _cheapest_sure(secure & ~_RICH)
             return card
         trumps = legal & TRUMPS
         cheap = secure & (FAIL | (low(trumps) if trumps else 0))
