@@ -276,8 +276,8 @@ def _best_option(
 def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
     """Follows any good player agrees on: of the cards sure to take the trick, the
     cheapest (no ace or ten where a cheaper card is as sure); last to play to a trick
-    worth 10 that is not one's own side's, one of those rather than a loser; on a trick a known opponent
-    surely takes, the loser with the fewest points; on a known ally's sure trick, an
+    worth 10 that is not one's own side's, one of those rather than a loser; on a
+    trick a known opponent surely takes, the loser with the fewest points; on a known ally's sure trick, an
     ace or ten (a schmear) when the seat has one to give; on a trick worth under 10,
     no ace or ten that might not hold when a cheaper card also takes it for now.
 
