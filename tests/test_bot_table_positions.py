@@ -13,6 +13,8 @@ import pytest
 from sheepshead import bots
 from sheepshead.actions import Play
 from sheepshead.bots.arena import Tally, _observe, bot_policy, run, summarize
+from sheepshead.bots.knowledge import shown_defenders
+from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card
 from sheepshead.game import Game
 from sheepshead.record import replay
@@ -95,3 +97,15 @@ def test_a_smoke_match_the_expert_against_the_standard_level() -> None:
     assert stats["defender_trump_lead_rate"] in (0.0, None)
     assert stats["free_point_rate"] in (0.0, None)
     assert stats["missed_schmear_rate"] in (0.0, None)
+
+
+def test_every_seat_reads_the_overtaker_as_a_defender_in_every_world() -> None:
+    # Seat 1 took the picker's queen of spades with the queen of clubs, the only card
+    # that could: the playouts of every sampled world place it on the defence (seat 2
+    # as an ally, the picker as an opponent), also after rewiring the hidden cards.
+    game = position("defender-misses-schmear", 7)
+    sim = SimHand.from_game(game)
+    assert (sim.rel[2][1], sim.rel[3][1], sim.rel[4][1]) == (1, -1, 1)
+    rewired = sim.rewire(sim.hands[:], sim.partners, sim.unk, sim.bury, sim.blind_points)
+    assert rewired.rel == sim.rel
+    assert 1 in shown_defenders(game.view(2))

@@ -70,6 +70,7 @@ class SimHand:
         "rel_full",
         "revealed",
         "second",
+        "shown",
         "side",
         "suits_led",
         "ten_call",
@@ -135,6 +136,8 @@ class SimHand:
     rel_full: list[list[int]]
     #: The seat on the picker's right when it is a second partner everyone knows, else -1.
     second: int
+    #: Seats the play showed on the defence (``shows_defender``), as a mask over seats.
+    shown: int
 
     @classmethod
     def start(
@@ -198,6 +201,7 @@ class SimHand:
         self.called_by = -1
         self.revealed = self.called == 0 or not self.partners
         self.second = (picker - 1) % n if rules.second_partner and picker is not None else -1
+        self.shown = 0
         self._know()
         return self
 
@@ -225,11 +229,23 @@ class SimHand:
                     row[b] = same
         self.rel_full = full
         self.rel = full if self.revealed else rel
+        shown = self.shown
+        seat = 0
+        while shown and not self.revealed:
+            if shown & 1:
+                self._place_defender(seat)
+            shown >>= 1
+            seat += 1
 
     def _shown_defender(self, seat: int) -> None:
         """``seat`` took the picker's trick that only it could take: every seat now
-        places it on the defence (``shows_defender``). ``rel`` may be shared, so it is
-        replaced, not edited."""
+        places it on the defence (``shows_defender``), in this world and in any other
+        it is rewired to."""
+        self.shown |= 1 << seat
+        self._place_defender(seat)
+
+    def _place_defender(self, seat: int) -> None:
+        """``rel`` may be shared, so it is replaced, not edited."""
         picker = self.picker
         rel = [row[:] for row in self.rel]
         for a in range(self.n):
@@ -286,6 +302,7 @@ class SimHand:
         new.rel_full = self.rel_full
         new.revealed = self.revealed
         new.second = self.second
+        new.shown = self.shown
         new.side = self.side
         new.suits_led = self.suits_led
         new.ten_call = self.ten_call
