@@ -33,8 +33,8 @@ PINNED: dict[str, dict[str, str]] = {
     },
     "2": {
         "beginner": "c27baf21311621fd",
-        "standard": "218447e8b29e322b",
-        "expert": "4fd927aa559ef347",
+        "standard": "3699ebd0f4ca7efe",
+        "expert": "e60c7b3ebf140b21",
     },
 }
 
