@@ -54,8 +54,9 @@ def _percentiles(values: list[float]) -> str:
     return f"p50 {at(0.5):6.2f}  p95 {at(0.95):6.2f}  p99 {at(0.99):6.2f}  max {v[-1]:6.2f} ms"
 
 
-def latency(hands: int, expert: ExpertBot) -> None:
-    rules = PRESETS["standard"]
+def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
+    rules = PRESETS[preset]
+    n = rules.players
     standard = RuleBot("standard")
     cpu_all: list[float] = []
     wall_all: list[float] = []
@@ -63,8 +64,8 @@ def latency(hands: int, expert: ExpertBot) -> None:
     wall_search: list[float] = []
     for i in range(hands):
         seed = hashlib.sha256(f"bench-expert/{i}".encode()).digest()
-        game = Game.deal(rules, i % 5, seed)
-        seat = (i // 5) % 5
+        game = Game.deal(rules, i % n, seed)
+        seat = (i // n) % n
         while not game.is_done:
             assert game.turn is not None
             view = game.view(game.turn)
@@ -81,7 +82,10 @@ def latency(hands: int, expert: ExpertBot) -> None:
                 cpu_search.append(cpu)
                 wall_search.append(wall)
             game = game.apply(action)
-    print(f"latency: {hands} hands, {len(cpu_all)} expert decisions, {len(cpu_search)} card plays")
+    print(
+        f"latency ({preset}): {hands} hands, {len(cpu_all)} expert decisions, "
+        f"{len(cpu_search)} card plays"
+    )
     print(f"  all decisions, CPU   {_percentiles(cpu_all)}")
     print(f"  all decisions, wall  {_percentiles(wall_all)}")
     print(f"  card plays,    CPU   {_percentiles(cpu_search)}")
@@ -173,6 +177,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=int, default=300, help="hands for the latency part")
     parser.add_argument("--illegal", type=int, default=20000, help="random positions")
+    parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     parser.add_argument("--worlds", type=int, default=WORLDS)
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--compare", type=int, default=0, help="deals for variant comparisons")
@@ -181,7 +186,7 @@ def main() -> None:
     expert = ExpertBot(worlds=args.worlds, budget=args.budget)
     print(f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision")
     if args.latency:
-        latency(args.latency, expert)
+        latency(args.latency, expert, args.preset)
     if args.illegal:
         illegal(args.illegal, expert)
     if args.compare:

@@ -31,6 +31,11 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "8f929ad3310d84fc",
         "expert": "d8779181ff2969ee",
     },
+    "2": {
+        "beginner": "c27baf21311621fd",
+        "standard": "3699ebd0f4ca7efe",
+        "expert": "e60c7b3ebf140b21",
+    },
 }
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"

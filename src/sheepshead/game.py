@@ -36,7 +36,9 @@ from sheepshead.actions import (
 )
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
 from sheepshead.deal import deal_cards
-from sheepshead.hand import HandResult, Phase, Trick
+from sheepshead.hand import HandResult as HandResult  # re-exported: bots/frozen/ import
+from sheepshead.hand import Phase as Phase  # these from game, as the play they froze did
+from sheepshead.hand import Trick as Trick
 from sheepshead.refusals import IllegalAction, Refusal
 from sheepshead.rules import (
     JdPickerHolds,

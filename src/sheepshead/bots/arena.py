@@ -65,6 +65,13 @@ class Tally:
     defender_trump_leads: int = 0
     plays: int = 0
     free_points: int = 0
+    #: Chances to schmear (a known ally's trick sure to hold, a legal fail ace or ten
+    #: that would not take it) and the plays of a card worth 4 or less at them.
+    schmear_chances: int = 0
+    missed_schmears: int = 0
+    #: Follows that surely take the trick with a card worth 10 or more while a legal
+    #: card with fewer points would surely take it too.
+    wasted_points: int = 0
     roles: dict[str, int] = field(default_factory=dict)
 
     def merge(self, other: Tally) -> None:
@@ -79,6 +86,9 @@ class Tally:
             "defender_trump_leads",
             "plays",
             "free_points",
+            "schmear_chances",
+            "missed_schmears",
+            "wasted_points",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.ms.extend(other.ms)
@@ -130,7 +140,21 @@ def _observe(game: Game, action: Action, tally: Tally) -> None:
             tally.defender_trump_leads += card.is_trump
         return
     winner, best = k.winner, k.best
-    if winner is None or best is None or k.side_of(winner) != -1:
+    if winner is None or best is None:
+        return
+    if (
+        card.points >= 10
+        and k.sure_to_win(card)
+        and any(c.points < card.points and k.sure_to_win(c) for c in legal)
+    ):
+        tally.wasted_points += 1
+    side = k.side_of(winner)
+    if side == 1 and k.winner_is_sure():
+        spare = [c for c in legal if not c.is_trump and c.points >= 10]
+        if any(not beats(c, best, k.led) for c in spare):
+            tally.schmear_chances += 1
+            tally.missed_schmears += card.points <= 4
+    if side != -1:
         return
     if (
         card.points >= 10
@@ -265,6 +289,9 @@ def tally_summary(t: Tally) -> dict[str, Any]:
         "defender_leads_with_fail": t.defender_leads_with_fail,
         "free_point_rate": _rate(t.free_points, t.plays),
         "plays": t.plays,
+        "missed_schmear_rate": _rate(t.missed_schmears, t.schmear_chances),
+        "schmear_chances": t.schmear_chances,
+        "wasted_point_rate": _rate(t.wasted_points, t.plays),
         "ms_median": _percentile(t.ms, 0.5),
         "ms_p99": _percentile(t.ms, 0.99),
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheepshead import kernel
+from sheepshead.bots.sim import shows_defender
 from sheepshead.cards import DECK, FAIL_SUITS, TRUMPS, Card, Rank, Suit, ace_of
 from sheepshead.hand import Phase
 from sheepshead.rules import PartnerRule
@@ -266,6 +267,8 @@ def read_view(view: SeatView) -> Knowledge:
     if called is not None and called.rank is Rank.TEN and not me_picker:
         picker_only = frozenset(ace_of(s) for s in FAIL_SUITS) & unseen
     allies, opponents = _sides(view, called_holder, leaster)
+    if picker is not None and not leaster:
+        allies, opponents = _read_play(view, allies, opponents)
     best_seat, best = _best_of(plays, led, view)
     trick_points = sum(c.points for _, c in plays if c is not None)
     later: tuple[int, ...] = ()
@@ -329,6 +332,60 @@ def _sides(
         return allies, (others - allies) if complete else frozenset()
     opponents = frozenset(side)
     return (others - opponents) if complete else frozenset(), opponents
+
+
+def _read_play(
+    view: SeatView, allies: frozenset[int], opponents: frozenset[int]
+) -> tuple[frozenset[int], frozenset[int]]:
+    """Places the seats the play shows on the defence (``shown_defenders``), as the
+    simulator places them, so that the standard level and the playouts read alike."""
+    shown = shown_defenders(view) - allies - opponents - {view.seat}
+    if not shown:
+        return allies, opponents
+    if view.seat == view.picker:
+        return allies, opponents | shown
+    return allies | shown, opponents
+
+
+def shown_defenders(view: SeatView) -> frozenset[int]:
+    """Seats that took the picker's trick with the only cards that could
+    (``sim.shows_defender``), while the partner was not yet known."""
+    n, picker = view.players, view.picker
+    if picker is None:
+        return frozenset()
+    second = (picker - 1) % n if view.rules.second_partner else -1
+    unknown = view.unknown
+    called = view.called
+    cs = kernel.duty_suit(called)
+    unk = 0 if unknown is None else unknown.bit
+    played = 0
+    shown: set[int] = set()
+    for trick in (*view.tricks, view.trick):
+        led = -1
+        best, best_seat = -1, -1
+        for i, card in enumerate(trick.cards):
+            who = (trick.leader + i) % n
+            if card is None:
+                if i == 0:
+                    led = cs
+                continue
+            b = card.bit
+            played |= b
+            if i == 0:
+                led = kernel.suit_of(b, unk, cs)
+            pos = b.bit_length() - 1
+            if kernel.takes(pos, b, led, best, unk):
+                if (
+                    best_seat == picker
+                    and who != second
+                    and best >= 0
+                    and shows_defender(best, led, played & ~unk)
+                ):
+                    shown.add(who)
+                best, best_seat = pos, who
+            if card is called:
+                return frozenset(shown)  # the partner is out: nothing more to read
+    return frozenset(shown)
 
 
 def fail_cards(cards: tuple[Card, ...] | list[Card], suit: Suit) -> list[Card]:

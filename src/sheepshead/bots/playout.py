@@ -1,16 +1,25 @@
-"""The playout policy: the standard level's card play, restated over ``SimHand`` bits.
+"""The one card-play policy: the standard level's play and the expert's playouts.
 
-Search plays each sampled world to the end many times per decision, so it needs the
-standard bot's judgement (``cardplay.py``) at a few microseconds a card rather than
-a ``SeatView`` per card. Each rule here mirrors one there, by name; the seat acts on
+Search plays each sampled world to the end many times per decision, so the policy
+works over ``SimHand`` bits, a few microseconds a card. The standard level (and the
+beginner, with its noise) asks it over the seat's own table (``table_of``); the
+expert asks it for every seat of every sampled world (``playout``). The seat acts on
 what it would know at the table (its own cards, the cards played, voids shown, the
-sides it can place: ``SimHand.rel``), never on the other hands of the world, so the
-playouts do not assume that anyone plays with open cards.
+sides it can place: ``SimHand.rel``, which reads the play too), never on the other
+hands of the world, so the playouts do not assume that anyone plays with open cards,
+and the standard level's card does not depend on where ``table_of`` puts the cards
+it cannot see.
 """
 
 from __future__ import annotations
 
+import hashlib
+
+from sheepshead import kernel
+from sheepshead.bots.rng import Rng
+from sheepshead.bots.sampler import Sampler, World, plays_of
 from sheepshead.bots.sim import SimHand
+from sheepshead.cards import Card
 from sheepshead.kernel import (
     ABOVE,
     ACE_BIT,
@@ -19,11 +28,13 @@ from sheepshead.kernel import (
     POINTS_AT,
     SUIT_MASK,
     TRUMPS,
+    bit,
     high,
     low,
 )
+from sheepshead.view import SeatView
 
-__all__ = ["choose", "playout"]
+__all__ = ["choose", "partners_of", "playout", "sim_of", "table_of"]
 
 FAIL_ACES = ACE_BIT[0] | ACE_BIT[1] | ACE_BIT[2]
 _FAIL_SUITS = (0, 1, 2)
@@ -86,6 +97,68 @@ def choose(sim: SimHand) -> int:
             return _picker_side_lead(sim, me, legal)
         return _defender_lead(sim, me, legal)
     return _follow(sim, me, legal)
+
+
+# The seat's own table -------------------------------------------------------------
+
+#: ``table_of`` places the cards the seat cannot see with this fixed generator: where
+#: they go changes nothing the policy reads, but the placement is deterministic anyway.
+_TABLE_SEED = hashlib.sha256(b"sheepshead-table-of/1").digest()
+
+
+def table_of(view: SeatView) -> SimHand:
+    """The seat's table as a ``SimHand`` at the view's point of play, for the policy:
+    the unseen cards are placed by the sampler (consistent with the view), which the
+    policy never reads for any seat but its own."""
+    return sim_of(view, Sampler(view).sample(Rng.from_bytes(_TABLE_SEED)))
+
+
+def partners_of(view: SeatView, world: World) -> frozenset[int]:
+    """The picker's partners in the world: the called card's holder, and the seat on
+    the picker's right where it is a second partner."""
+    called, picker = view.called, view.picker
+    if picker is None or called is None or view.alone:
+        return frozenset()
+    holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
+    if holder is None:
+        holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
+    if holder is None:  # only if the sampler had to drop the view's constraints
+        return frozenset()
+    if view.rules.second_partner:
+        return frozenset((holder, (picker - 1) % view.players))
+    return frozenset((holder,))
+
+
+def sim_of(view: SeatView, world: World) -> SimHand:
+    """The world's hand as a ``SimHand``, at the view's point of play."""
+    n = view.players
+    plays = plays_of(view)
+    dealt = [list(world.hands[s]) for s in range(n)]
+    order: list[Card] = []
+    for seat, card, _ in plays:
+        if card is None:
+            assert world.unknown is not None
+            card = world.unknown
+        dealt[seat].append(card)
+        order.append(card)
+    picker = view.picker
+    sim = SimHand.start(
+        view.rules,
+        dealt,
+        (view.dealer + 1) % n,
+        picker=picker,
+        partners=partners_of(view, world),
+        called=view.called,
+        unknown=world.unknown,
+        bury=world.bury,
+        blind=world.blind or (),
+        multiplier=kernel.hand_multiplier(view.multiplier, len(view.cracks)),
+        forced=picker == view.dealer,
+        named_trick=view.named_trick,
+    )
+    for card in order:
+        sim.play(bit(card))
+    return sim
 
 
 # Counting -----------------------------------------------------------------------
@@ -169,6 +242,22 @@ def _shortest_ace(sim: SimHand, me: int, aces: int) -> int:
     return best
 
 
+#: The cards worth 10 or more (aces and tens), and the trumps among them.
+_RICH = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
+_RICH_TRUMPS = _RICH & TRUMPS
+
+
+def _cheapest_sure(cards: int) -> int:
+    """Of cards sure to take the trick, the cheapest: a fail card before any trump,
+    and of the trumps one worth under 10 (a jack before the ace of diamonds: both
+    hold, and the ace's 11 points would be spent for nothing)."""
+    fails = cards & FAIL
+    if fails:
+        return low(fails)
+    poor = cards & ~_RICH_TRUMPS
+    return low(poor) if poor else low(cards)
+
+
 def _cheapest_winner(cards: int) -> int:
     """A fail card before any trump, then the weakest."""
     fails = cards & FAIL
@@ -247,9 +336,7 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     wins = _winning_cards(sim, me, legal)
     loses = legal & ~wins
     side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
-    points = 0
-    for card in sim.trick:
-        points += POINTS_AT[card.bit_length() - 1]
+    points = _trick_points(sim, me)
     out = _out(sim, me)
     sure = best >= 0 and not _later_could_beat(sim, me, out, best, led)
     secure = _secure_winners(sim, me, out, wins)
@@ -262,8 +349,7 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
 
 
 def _winning_cards(sim: SimHand, me: int, legal: int) -> int:
-    """The legal cards that would head the trick now (the picker never counts the
-    unknown card, which it cannot win with)."""
+    """The legal cards that would take the trick as it stands."""
     best, led = sim.best, sim.led
     if best >= 18:
         wins = legal & ABOVE[best]
@@ -274,6 +360,16 @@ def _winning_cards(sim: SimHand, me: int, legal: int) -> int:
     if me == sim.picker:
         wins &= ~sim.unk
     return wins
+
+
+def _trick_points(sim: SimHand, me: int) -> int:
+    """The points this seat sees in the trick (a face-down card's are unseen)."""
+    points = 0
+    hidden = sim.unk if me != sim.picker else 0
+    for card in sim.trick:
+        if card != hidden:
+            points += POINTS_AT[card.bit_length() - 1]
+    return points
 
 
 def _secure_winners(sim: SimHand, me: int, out: int, wins: int) -> int:
@@ -299,7 +395,7 @@ def _follow_partner(
             return top if _SCHMEAR[top.bit_length() - 1] >= 32 else _lowest(sim, me, loses)
         return _cheapest_winner(wins)
     if secure and (points >= 10 or not loses):
-        return _cheapest_winner(secure)
+        return _cheapest_sure(secure)
     return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
 
 
@@ -310,14 +406,24 @@ def _follow_for_picker(
     # The picker's side takes a trick worth 5 with the cheapest card that probably
     # holds, and spends a boss trump on a poorer one only if it is its lowest trump.
     if points >= 5:
+        # The top of a suit on its first round, an ace, even when a cheaper card
+        # is as sure: banked now, it cannot be trumped later. (Keeping it back
+        # cost the picker's side 0.09 game points a hand: docs/bots.md.)
         return _likely_winner(sim, me, out, wins, points)
     trumps = legal & TRUMPS
     cheap = secure & (FAIL | (low(trumps) if trumps else 0))
     if cheap:
-        return _cheapest_winner(cheap)
+        return _cheapest_sure(cheap)
     if loses:
         lowest = _lowest(sim, me, loses)
-        if POINTS_AT[lowest.bit_length() - 1] < 10:
+        points_lost = POINTS_AT[lowest.bit_length() - 1]
+        if me == sim.picker and sim.led != 3 and points_lost and wins & TRUMPS:
+            # The picker, void, trumps a poor trick low rather than give a fail
+            # king or more away: it takes the lead, which it wants.
+            trump = low(wins & TRUMPS)
+            if not POINTS_AT[trump.bit_length() - 1]:
+                return trump
+        if points_lost < 10:
             return lowest
     return _cheapest_winner(wins)
 
@@ -327,7 +433,7 @@ def _follow_against(
 ) -> int:
     """A defender (or a picker's side that cannot win) follows an opponent's trick."""
     if secure:
-        choice = _cheapest_winner(secure)
+        choice = _cheapest_sure(secure)
         # A boss trump is spent on a trick only when the trick is worth it.
         trumps = legal & TRUMPS
         if points + POINTS_AT[choice.bit_length() - 1] >= 5 or not choice & TRUMPS:

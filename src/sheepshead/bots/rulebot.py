@@ -19,8 +19,9 @@ from sheepshead.actions import ALONE, CRACK, NOCRACK, PASS, PICK, Action, Bury, 
 from sheepshead.bots.cardplay import choose_card
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
+from sheepshead.bots.strength import PICK_THRESHOLDS, card_strength, hand_strength
 from sheepshead.bots.style import Style
-from sheepshead.cards import FAIL_SUITS, Card, Rank, ace_of, ten_of
+from sheepshead.cards import FAIL_SUITS, Card, Rank, ten_of
 from sheepshead.hand import Phase
 from sheepshead.view import SeatView
 
@@ -49,18 +50,10 @@ STYLES: dict[str, Style] = {
         # 4-handed, 6-handed and the jack of diamonds: the dealer (who picks or plays
         # a leaster) and, 4-handed, every seat lowered to cut leasters, each within
         # 0.05 of the old thresholds in the arena (bench/tune_tables.py, docs/bots.md).
-        pick=(
-            ("3/none", (11.1, 11.5, 10.6)),
-            ("4/none", (8.4, 8.8, 8.0, 6.6)),
-            ("4/called-ace", (4.6, 5.0, 4.2, 3.6)),
-            ("5/called-ace", (7.4, 7.8, 7.0, 6.6, 6.3)),
-            ("5/jack-of-diamonds", (8.0, 8.4, 7.6, 7.2, 5.9)),
-            ("6/jack-of-diamonds", (7.5, 7.9, 7.2, 7.0, 6.8, 5.8)),
-        ),
+        pick=PICK_THRESHOLDS,
         pick_noise=0.0,
         alone=13.5,
         crack=9.0,
-        counts=True,
         play_noise=0.0,
     ),
     "beginner": Style(
@@ -69,50 +62,9 @@ STYLES: dict[str, Style] = {
         pick_noise=2.0,
         alone=12.5,
         crack=8.0,
-        counts=False,
         play_noise=0.2,
     ),
 }
-
-# Hand strength -------------------------------------------------------------
-
-_TRUMP_VALUE = {
-    "QC": 3.0,
-    "QS": 2.7,
-    "QH": 2.5,
-    "QD": 2.3,
-    "JC": 2.0,
-    "JS": 1.9,
-    "JH": 1.8,
-    "JD": 1.7,
-    "AD": 1.5,
-    "TD": 1.4,
-    "KD": 1.3,
-    "9D": 1.2,
-    "8D": 1.2,
-    "7D": 1.2,
-}
-
-
-def card_strength(card: Card) -> float:
-    if card.is_trump:
-        return _TRUMP_VALUE[card.text]
-    if card.rank is Rank.ACE:
-        return 1.0
-    return 0.0
-
-
-def hand_strength(cards: tuple[Card, ...] | list[Card]) -> float:
-    """A picking score: trump quality, fail aces, voids; a bare ten is a liability."""
-    score = sum(card_strength(c) for c in cards)
-    trumps = sum(1 for c in cards if c.is_trump)
-    for suit in FAIL_SUITS:
-        held = [c for c in cards if c.fail_suit is suit]
-        if not held:
-            score += 0.4 if trumps >= 2 else 0.0
-        elif ten_of(suit) in held and ace_of(suit) not in held:
-            score -= 0.3
-    return score
 
 
 def _pick_threshold(view: SeatView, style: Style) -> float:

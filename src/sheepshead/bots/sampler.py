@@ -30,19 +30,31 @@ the picker one such card; as that favours worlds where the picker has many of th
 suit, such a world carries the weight 1 / (cards of the suit the picker holds). An
 unknown call's either-or per suit is settled by drawing one of the cases that
 remain possible, each as likely.
+
+**Reading the table** (version 2). A world's weight is then multiplied by how likely
+the auction and the play were in it: for each seat that passed, the chance that a
+seat dealt its cards in that world (its cards now and those it played) passes at its
+position (``pass_likelihood``: a soft step at the standard level's pick threshold,
+``PASS_SCALE`` wide, never below ``PASS_FLOOR``); for the picker, the chance that its
+cards now and played would have picked; and ``SHOWN_DEFENDER`` when the world gives
+the called card to a seat the play showed on the defence. ``bench/sampler_quality.py``
+measures the gain (``docs/bots.md``). ``Sampler(view, read=False)`` leaves it out.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from sheepshead import kernel
+from sheepshead.bots.knowledge import shown_defenders
 from sheepshead.bots.rng import Rng
+from sheepshead.bots.strength import PICK_THRESHOLDS, hand_strength
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
 from sheepshead.hand import Phase
 from sheepshead.view import SeatView
 
-__all__ = ["Sampler", "World", "plays_of"]
+__all__ = ["PASS_SCALE", "Sampler", "World", "pass_likelihood", "plays_of"]
 
 _JD = Card.parse("JD")
 
@@ -73,6 +85,26 @@ def plays_of(view: SeatView) -> list[tuple[int, Card | None, int]]:
         for i, card in enumerate(trick.cards):
             out.append(((trick.leader + i) % n, card, number))
     return out
+
+
+#: Reading the auction: how sharply a seat's chance to pass falls as its hand's
+#: strength (``hand_strength``) passes the standard level's threshold for its seat. A
+#: table of people (or beginners, who pick loosely) is far less sharp than the
+#: standard level, so the model is soft; PASS_FLOOR keeps every world possible.
+PASS_SCALE = 2.5
+PASS_FLOOR = 0.03
+#: The weight of a world that gives the called card to a seat the play shows on the
+#: defence (``knowledge.shown_defenders``): possible (its card was forced), unlikely.
+SHOWN_DEFENDER = 0.05
+#: The standard level's pick thresholds: the auction is read against them.
+_THRESHOLDS = dict(PICK_THRESHOLDS)
+
+
+def pass_likelihood(dealt: tuple[Card, ...] | list[Card], threshold: float) -> float:
+    """How likely a seat dealt ``dealt`` is to pass where picking takes ``threshold``."""
+    x = (hand_strength(dealt) - threshold) / PASS_SCALE
+    p = 1.0 / (1.0 + math.exp(min(60.0, x)))
+    return max(PASS_FLOOR, p)
 
 
 def _suit_key(card: Card) -> Suit | None:
@@ -190,8 +222,11 @@ class Sampler:
     """Worlds for one view: ``Sampler(view).sample(rng)``. The constraints are read
     once; each world then costs a bounded, small amount of work."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, read: bool = True) -> None:
+        """``read``: weight each world by how likely the auction and the play made it
+        (``_likelihood``); off, every consistent world weighs alike (version 1)."""
         self.view = view
+        self.read = read
         n = view.players
         me = view.seat
         rules = view.rules
@@ -245,6 +280,7 @@ class Sampler:
             cap.append(rules.blind_size)
         self.holders = holders
         self.cap = cap
+        self._read_auction(plays)
         self.facedown = facedown
         all_holders = (1 << len(holders)) - 1
         allowed = dict.fromkeys(self.unseen, all_holders)
@@ -267,6 +303,50 @@ class Sampler:
             self.problems = [p for p in [_Problem(cap, loose, frozenset())] if p.feasible] or [
                 _Problem(cap, dict.fromkeys(self.unseen, all_holders), frozenset())
             ]
+
+    def _read_auction(self, plays: list[tuple[int, Card | None, int]]) -> None:
+        """The passes (each seat's cards dealt = its cards now and those it played)
+        and the seats the play shows on the defence, for ``_likelihood``."""
+        view = self.view
+        n = view.players
+        table = _THRESHOLDS.get(f"{n}/{view.rules.partner.value}")
+        self.passers: list[tuple[int, float, tuple[Card, ...]]] = []
+        self.picker_read: tuple[int, float, tuple[Card, ...]] | None = None
+        if table is not None and len(table) == n:
+            played: dict[int, list[Card]] = {}
+            for seat, card, _ in plays:
+                if card is not None:
+                    played.setdefault(seat, []).append(card)
+            for move in view.moves:
+                seat_text, _, verb = move.partition(" ")
+                if verb != "pass" or int(seat_text) == self.me:
+                    continue
+                seat = int(seat_text)
+                threshold = table[(seat - view.dealer - 1) % n]
+                self.passers.append((seat, threshold, tuple(played.get(seat, ()))))
+            picker = view.picker
+            if picker is not None and picker != self.me and view.phase is not Phase.BURYING:
+                # The picker kept its best cards of the blind: what it holds now and
+                # what it played should score at least its seat's threshold.
+                threshold = table[(picker - view.dealer - 1) % n]
+                self.picker_read = (picker, threshold, tuple(played.get(picker, ())))
+        called = view.called
+        self.suspect: frozenset[int] = frozenset()
+        if called is not None and called in self.unseen:
+            self.suspect = shown_defenders(view)
+
+    def _likelihood(self, hands: list[tuple[Card, ...]]) -> float:
+        weight = 1.0
+        for seat, threshold, played in self.passers:
+            weight *= pass_likelihood((*hands[seat], *played), threshold)
+        if self.picker_read is not None:
+            seat, threshold, played = self.picker_read
+            weight *= 1.0 - pass_likelihood((*hands[seat], *played), threshold) + PASS_FLOOR
+        called = self.view.called
+        for seat in self.suspect:
+            if called in hands[seat]:
+                weight *= SHOWN_DEFENDER
+        return weight
 
     # Constraints -------------------------------------------------------------
 
@@ -447,6 +527,8 @@ class Sampler:
         if self.hold_suit is not None and view.picker is not None:
             held = sum(1 for c in hands[view.picker] if c.fail_suit is self.hold_suit)
             weight = 1.0 / max(1, held)
+        if self.read:
+            weight *= self._likelihood(hands)
         return World(tuple(hands), bury, blind, unknown, weight)
 
 

@@ -16,8 +16,20 @@ from collections.abc import Iterable, Sequence
 from sheepshead import kernel
 from sheepshead.cards import Card
 from sheepshead.game import Game
-from sheepshead.kernel import SUIT_MASK, mask_of, points_of
+from sheepshead.kernel import SUIT_MASK, TRUMPS, mask_of, points_of
 from sheepshead.rules import LeasterBlind, Rules
+
+
+def shows_defender(best: int, led: int, played: int) -> bool:
+    """Reading the play: the picker's card ``best`` (a bit position, ``led`` the suit
+    led) was winning and the card just played took it, and every card that could beat
+    ``best`` is now played (``played`` includes the new card). So the seat that took
+    it held the only cards able to, and knew the picker's card was sure to hold: the
+    partner would have let it win (or schmeared), a defender takes it. Every seat
+    reads that seat as a defender (it errs only when that card was forced). The face-down
+    unknown card does not count as played: the table cannot see it."""
+    above = kernel.ABOVE[best] if best >= 18 else (kernel.ABOVE[best] & SUIT_MASK[led]) | TRUMPS
+    return not above & ~played
 
 
 class SimHand:
@@ -58,6 +70,7 @@ class SimHand:
         "rel_full",
         "revealed",
         "second",
+        "shown",
         "side",
         "suits_led",
         "ten_call",
@@ -123,6 +136,8 @@ class SimHand:
     rel_full: list[list[int]]
     #: The seat on the picker's right when it is a second partner everyone knows, else -1.
     second: int
+    #: Seats the play showed on the defence (``shows_defender``), as a mask over seats.
+    shown: int
 
     @classmethod
     def start(
@@ -186,6 +201,7 @@ class SimHand:
         self.called_by = -1
         self.revealed = self.called == 0 or not self.partners
         self.second = (picker - 1) % n if rules.second_partner and picker is not None else -1
+        self.shown = 0
         self._know()
         return self
 
@@ -213,6 +229,29 @@ class SimHand:
                     row[b] = same
         self.rel_full = full
         self.rel = full if self.revealed else rel
+        shown = self.shown
+        seat = 0
+        while shown and not self.revealed:
+            if shown & 1:
+                self._place_defender(seat)
+            shown >>= 1
+            seat += 1
+
+    def _shown_defender(self, seat: int) -> None:
+        """``seat`` took the picker's trick that only it could take: every seat now
+        places it on the defence (``shows_defender``), in this world and in any other
+        it is rewired to."""
+        self.shown |= 1 << seat
+        self._place_defender(seat)
+
+    def _place_defender(self, seat: int) -> None:
+        """``rel`` may be shared, so it is replaced, not edited."""
+        picker = self.picker
+        rel = [row[:] for row in self.rel]
+        for a in range(self.n):
+            if a != seat and rel[a][seat] == 0:
+                rel[a][seat] = -rel[a][picker]
+        self.rel = rel
 
     def rewire(
         self, hands: list[int], partners: frozenset[int], unknown: int, bury: int, blind: int
@@ -263,6 +302,7 @@ class SimHand:
         new.rel_full = self.rel_full
         new.revealed = self.revealed
         new.second = self.second
+        new.shown = self.shown
         new.side = self.side
         new.suits_led = self.suits_led
         new.ten_call = self.ten_call
@@ -318,6 +358,14 @@ class SimHand:
             self.voids[seat] |= SUIT_MASK[self.led]
         trick.append(card)
         if kernel.takes(pos, card, self.led, self.best, self.unk):
+            if (
+                not self.revealed
+                and self.best_seat == self.picker
+                and seat != self.second
+                and self.best >= 0
+                and shows_defender(self.best, self.led, self.played & ~self.unk)
+            ):
+                self._shown_defender(seat)
             self.best = pos
             self.best_seat = seat
         if card == self.called:

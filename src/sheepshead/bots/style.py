@@ -20,8 +20,6 @@ class Style:
     alone: float
     #: Crack with at least this defensive strength.
     crack: float
-    #: Counts trumps and voids to know whether a trick is safe (else trusts the card).
-    counts: bool
     #: Chance of a random (but never absurd) card instead of the rule's choice.
     play_noise: float
     #: How much less strength an alone needs when the only call is an unknown

@@ -1,0 +1,138 @@
+"""Does reading the auction and the play make the sampler's worlds truer? (issue 16)
+
+    nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 10000 --field beginner
+    nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 10000 --field standard
+
+Hands of 5-handed ``standard`` played by a field of one level (``beginner`` or
+``standard``); from each hand one card decision of one seat is a position (seat and
+decision drawn from the hand's index). At each position both samplers draw the same
+number of worlds (the expert's ``WORLDS``) from that seat's view: today's (version 1,
+``bots.frozen.v1.sampler``, every consistent world alike) and this code's (worlds
+weighted by the passes and the play, ``Sampler(view)``). For every card the seat
+cannot see, each sampler's probability of each place (each other seat; or the bury,
+blind or unknown, as one place) is scored against where the card really is: the
+multi-class Brier score and the log loss (probabilities floored at 0.001), averaged
+over the position's unseen cards. The report: each sampler's mean, and the mean of
+(new - old) per position with a paired bootstrap 95% interval (lower is better).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Callable, Sequence
+
+from sheepshead import bots
+from sheepshead.bots.expert import WORLDS
+from sheepshead.bots.frozen.v1.sampler import Sampler as OldSampler
+from sheepshead.bots.rng import Rng
+from sheepshead.bots.sampler import Sampler, World
+from sheepshead.cards import Card
+from sheepshead.game import Game, Phase
+from sheepshead.rules import PRESETS
+from sheepshead.view import SeatView
+
+Position = tuple[SeatView, list[tuple[Card, ...]]]
+
+
+def positions(field: str, count: int, first: int = 0) -> list[Position]:
+    """One position per hand: a seat's card decision, and every seat's true cards."""
+    out: list[Position] = []
+    i = first
+    while len(out) < count:
+        game = Game.deal(PRESETS["standard"], i % 5, f"sampler-quality-{field}-{i}".encode())
+        seat = (i * 3) % 5
+        found: list[Position] = []
+        while not game.is_done:
+            assert game.turn is not None
+            view = game.view(game.turn)
+            if game.turn == seat and game.phase is Phase.PLAYING and len(view.legal) > 1:
+                found.append((view, [game.hands[s] for s in range(game.players)]))
+            game = game.apply(bots.decide(field, view, seed=i))
+        if found:
+            out.append(found[(i * 7) % len(found)])
+        i += 1
+    return out
+
+
+def score(
+    view: SeatView, truth: Sequence[tuple[Card, ...]], worlds: list[World]
+) -> tuple[float, float]:
+    """(Brier, log loss) of the worlds' placement of the unseen cards."""
+    n = view.players
+    me = view.seat
+    total = sum(w.weight for w in worlds)
+    where: dict[Card, int] = {}
+    for s in range(n):
+        for c in truth[s]:
+            where[c] = s
+    probs: dict[Card, list[float]] = {}
+    for w in worlds:
+        for s in range(n):
+            if s == me:
+                continue
+            for c in w.hands[s]:
+                probs.setdefault(c, [0.0] * (n + 1))[s] += w.weight / total
+    mine = set(view.cards) | set(view.bury or ()) | set(view.blind or ())
+    played = {c for t in (*view.tricks, view.trick) for c in t.cards if c is not None}
+    everything = {c for w in worlds for h in w.hands for c in h} | set(where)
+    unseen = [c for c in everything if c not in mine and c not in played]
+    brier = logloss = 0.0
+    for c in unseen:
+        p = probs.get(c, [0.0] * (n + 1))
+        p[n] = max(0.0, 1.0 - sum(p[:n]))  # elsewhere: the bury, blind or unknown
+        true = where.get(c, n)
+        if true == me:  # cannot happen for an unseen card
+            continue
+        brier += sum((p[k] - (1.0 if k == true else 0.0)) ** 2 for k in range(n + 1) if k != me)
+        logloss += -math.log(max(1e-3, p[true]))
+    k = max(1, len(unseen))
+    return brier / k, logloss / k
+
+
+def bootstrap(diffs: list[float], resamples: int = 1000) -> tuple[float, float]:
+    rng = Rng.from_bytes(b"sampler-quality-bootstrap".ljust(32, b"\0"))
+    n = len(diffs)
+    means = sorted(sum(diffs[rng.below(n)] for _ in range(n)) / n for _ in range(resamples))
+    return means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
+
+
+def measure(field: str, count: int, worlds: int) -> dict[str, object]:
+    rows: list[tuple[float, float, float, float]] = []
+    make: list[Callable[[SeatView], object]] = [OldSampler, Sampler]
+    for index, (view, truth) in enumerate(positions(field, count)):
+        seed = f"{index}".encode().ljust(32, b"\0")
+        pair = []
+        for build in make:
+            sampler = build(view)
+            rng = Rng.from_bytes(seed)
+            pair.append(score(view, truth, [sampler.sample(rng) for _ in range(worlds)]))  # type: ignore[attr-defined]
+        (b0, l0), (b1, l1) = pair
+        rows.append((b0, b1, l0, l1))
+    report: dict[str, object] = {"field": field, "positions": len(rows), "worlds": worlds}
+    for name, a, b in (("brier", 0, 1), ("log_loss", 2, 3)):
+        old = [r[a] for r in rows]
+        new = [r[b] for r in rows]
+        diffs = [y - x for x, y in zip(old, new, strict=True)]
+        lo, hi = bootstrap(diffs)
+        report[name] = {
+            "today": sum(old) / len(old),
+            "new": sum(new) / len(new),
+            "diff": sum(diffs) / len(diffs),
+            "ci95": [lo, hi],
+        }
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--field", choices=("beginner", "standard"), default="beginner")
+    parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--worlds", type=int, default=WORLDS)
+    args = parser.parse_args()
+    print(json.dumps(measure(args.field, args.positions, args.worlds)))
+
+
+if __name__ == "__main__":
+    main()

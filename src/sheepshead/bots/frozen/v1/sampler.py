@@ -1,0 +1,452 @@
+# Frozen copy of sheepshead.bots/sampler.py at version 1: never edit.
+"""Sampled worlds: deals of the cards a seat cannot see, consistent with its view.
+
+A *world* gives every unseen card a place: another seat's hand, the bury (for all
+but the picker), the blind (before anyone picks, or in a leaster), the picker's
+unknown card. Every world respects everything public in the ``SeatView``:
+
+- how many cards each seat holds;
+- the voids shown: a seat that did not follow a suit holds none of it (the unknown
+  card counts as the called suit, so it is exempt);
+- the call: an ace call means the picker holds no card of the called ace (hand or
+  bury) but keeps a card of its suit in hand until the suit is first led; a ten
+  call, that the picker holds all three fail aces, the called suit's in hand; an
+  unknown call, that the picker has no card of the called suit in hand, and for
+  every other fail suit either holds its ace or has none of it in hand; a call of
+  the jack of hearts, that the picker holds the jack of diamonds;
+- the called card: with a seat other than the picker, not yet played, not with a
+  seat that cracked (a partner may not), and, on the first trick of its suit, with
+  a seat still to play to it;
+- the bury: as many unseen cards as the blind, for everyone but the picker.
+
+The sampler reads the ``SeatView`` and nothing else, so it cannot leak.
+
+**Method.** Sequential constrained assignment, with bounded work per world (no
+rejection): each card may go to a set of *holders*; cards with a restricted set are
+placed one by one (in random order, each to a holder drawn in proportion to its
+free room) among the holders that keep the rest placeable, which Hall's condition
+checks over the unions of the cards' sets of holders; the unrestricted cards then fill the
+free room at random. An ace call's "keeps a card of the suit" is met by first giving
+the picker one such card; as that favours worlds where the picker has many of the
+suit, such a world carries the weight 1 / (cards of the suit the picker holds). An
+unknown call's either-or per suit is settled by drawing one of the cases that
+remain possible, each as likely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sheepshead import kernel
+from sheepshead.bots.frozen.v1.rng import Rng
+from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
+from sheepshead.game import Phase
+from sheepshead.view import SeatView
+
+__all__ = ["Sampler", "World", "plays_of"]
+
+_JD = Card.parse("JD")
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One guess at the hidden cards, whole: every seat's cards now (this seat's own
+    included), the picker's bury, the blind, the picker's unknown card."""
+
+    #: Every seat's cards now.
+    hands: tuple[tuple[Card, ...], ...]
+    #: The picker's bury; () when nobody has buried.
+    bury: tuple[Card, ...]
+    #: The blind when nobody has taken it (before the pick, or in a leaster), or the
+    #: picker's own blind; None when another seat picked (its blind is in its cards).
+    blind: tuple[Card, ...] | None
+    #: The picker's unknown card, in hand or played face down; None without one.
+    unknown: Card | None
+    #: The weight of this world in an average (it corrects the sampler's bias).
+    weight: float
+
+
+def plays_of(view: SeatView) -> list[tuple[int, Card | None, int]]:
+    """Every card played so far as (seat, card, trick number); None is the face-down unknown."""
+    n = view.players
+    out: list[tuple[int, Card | None, int]] = []
+    for number, trick in enumerate((*view.tricks, view.trick)):
+        for i, card in enumerate(trick.cards):
+            out.append(((trick.leader + i) % n, card, number))
+    return out
+
+
+def _suit_key(card: Card) -> Suit | None:
+    return card.fail_suit
+
+
+class _Problem:
+    """Cards to place, each with the holders (a bitmask) it may go to, and room.
+
+    ``slack[i]``, for the set of holders ``family[i]``, is their room less the cards
+    that can only go into that set. Hall's condition says every card can be placed
+    exactly when no slack is negative (the room adds up to the cards). It need only be
+    checked for the unions of the cards' holder sets: any other set has at least the
+    slack of the largest such union inside it. Those unions are few (at most 64).
+    """
+
+    __slots__ = ("cap", "family", "free", "size", "slack", "tight_cards")
+
+    def __init__(self, cap: list[int], allowed: dict[Card, int], keep: frozenset[Card]) -> None:
+        self.cap = cap
+        self.size = len(cap)
+        # Holders with no room can take nothing.
+        room = sum(1 << h for h in range(self.size) if cap[h] > 0)
+        #: Cards with a restricted set of holders (and those in ``keep``), placed first.
+        self.tight_cards: list[tuple[Card, int]] = []
+        #: Cards that may go anywhere: they fill what room is left.
+        self.free: list[Card] = []
+        for card, mask in allowed.items():
+            mask &= room
+            if mask == room and card not in keep:
+                self.free.append(card)
+            else:
+                self.tight_cards.append((card, mask))
+        family = {0}
+        for mask in {m for _, m in self.tight_cards}:
+            family |= {f | mask for f in family}
+        self.family = sorted(family)
+        self.slack = []
+        for f in self.family:
+            room_f = sum(cap[h] for h in range(self.size) if f >> h & 1)
+            inside = sum(1 for _, m in self.tight_cards if m & ~f == 0)
+            self.slack.append(room_f - inside)
+
+    @property
+    def feasible(self) -> bool:
+        return min(self.slack) >= 0
+
+    def fits(self, mask: int, holder: int) -> bool:
+        """Whether a card that may go to ``mask`` can go to ``holder`` first."""
+        return not any(
+            f >> holder & 1 and mask & ~f
+            for f, v in zip(self.family, self.slack, strict=True)
+            if v == 0
+        )
+
+
+def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[list[Card]]:
+    """One placement of every card; ``first``, a card and a holder that ``fits``, is
+    placed before the rest. Work is bounded: each card is placed once, and never into
+    a holder that would leave a later card with no room (so it never has to retry)."""
+    size = problem.size
+    room = problem.cap[:]
+    slack = problem.slack[:]
+    family = problem.family
+    sets = range(len(family))
+    out: list[list[Card]] = [[] for _ in range(size)]
+    cards = problem.tight_cards[:]
+    rng.shuffle(cards)
+    # The most restricted cards first: they have the fewest places left.
+    cards.sort(key=lambda cm: cm[1].bit_count())
+    forced = -1
+    if first is not None:
+        card, forced = first
+        at = next(i for i, (c, _) in enumerate(cards) if c is card)
+        cards.insert(0, cards.pop(at))
+    for card, mask in cards:
+        if forced >= 0:
+            h, forced = forced, -1
+        else:
+            # Holders in a set with no slack left may take only cards bound to that set.
+            barred = 0
+            for i in sets:
+                if slack[i] == 0 and mask & ~family[i]:
+                    barred |= family[i]
+            options: list[int] = []
+            weights = 0
+            for h in range(size):
+                if mask >> h & 1 and room[h] and not barred >> h & 1:
+                    options.append(h)
+                    weights += room[h]
+            pick = rng.below(weights)
+            for h in options:
+                pick -= room[h]
+                if pick < 0:
+                    break
+        room[h] -= 1
+        out[h].append(card)
+        for i in sets:
+            f = family[i]
+            if f >> h & 1:
+                slack[i] -= 1
+            if mask & ~f == 0:
+                slack[i] += 1
+    free = problem.free[:]
+    rng.shuffle(free)
+    at = 0
+    for h in range(size):
+        take = room[h]
+        out[h].extend(free[at : at + take])
+        at += take
+    return out
+
+
+class Sampler:
+    """Worlds for one view: ``Sampler(view).sample(rng)``. The constraints are read
+    once; each world then costs a bounded, small amount of work."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        n = view.players
+        me = view.seat
+        rules = view.rules
+        picker = view.picker
+        self.me = me
+        plays = plays_of(view)
+        played = [0] * n
+        seen: set[Card] = set(view.cards)
+        for seat, card, _ in plays:
+            played[seat] += 1
+            if card is not None:
+                seen.add(card)
+        me_picker = picker == me
+        if me_picker:
+            seen.update(view.bury or ())
+            seen.update(view.blind or ())
+        self.unseen = [c for c in DECK if c not in seen]
+        facedown = any(card is None for _, card, _ in plays)
+
+        # Holders: the other seats, then the unknown card (in the picker's hand, or
+        # played face down), the bury, the blind.
+        holders: list[str] = []
+        cap: list[int] = []
+        self.seat_holder: dict[int, int] = {}
+        for seat in range(n):
+            if seat == me:
+                continue
+            count = rules.cards_per_seat - played[seat]
+            if seat == picker and view.phase is Phase.BURYING:
+                count += rules.blind_size
+            self.seat_holder[seat] = len(holders)
+            holders.append(f"seat {seat}")
+            cap.append(count)
+        self.unknown_holder = -1
+        unknown_call = view.unknown_call and picker is not None and not me_picker
+        if unknown_call:
+            self.unknown_holder = len(holders)
+            holders.append("unknown")
+            cap.append(1)
+            if not facedown:
+                cap[self.seat_holder[picker]] -= 1  # type: ignore[index]
+        self.bury_holder = -1
+        if picker is not None and not me_picker and view.phase is not Phase.BURYING:
+            self.bury_holder = len(holders)
+            holders.append("bury")
+            cap.append(rules.blind_size)
+        self.blind_holder = -1
+        if picker is None:
+            self.blind_holder = len(holders)
+            holders.append("blind")
+            cap.append(rules.blind_size)
+        self.holders = holders
+        self.cap = cap
+        self.facedown = facedown
+        all_holders = (1 << len(holders)) - 1
+        allowed = dict.fromkeys(self.unseen, all_holders)
+        self._voids(allowed, plays)
+        self._called_card(allowed, plays)
+        self.hold_suit: Suit | None = None
+        cases = self._picker_facts(allowed, plays) if picker is not None and not me_picker else []
+        if not cases:
+            cases = [allowed]
+        hold = self.hold_suit
+        keep = frozenset(c for c in self.unseen if hold is not None and c.fail_suit is hold)
+        problems = [_Problem(cap, case, keep) for case in cases]
+        self.problems = [p for p in problems if p.feasible]
+        if not self.problems:
+            # The view says more than these rules can express (it should not happen):
+            # keep the counts and the called card's seat, drop the inferences.
+            self.hold_suit = None
+            loose = dict.fromkeys(self.unseen, all_holders)
+            self._called_card(loose, plays)
+            self.problems = [p for p in [_Problem(cap, loose, frozenset())] if p.feasible] or [
+                _Problem(cap, dict.fromkeys(self.unseen, all_holders), frozenset())
+            ]
+
+    # Constraints -------------------------------------------------------------
+
+    def _seat_bit(self, seat: int) -> int:
+        h = self.seat_holder.get(seat)
+        return 0 if h is None else 1 << h
+
+    def _voids(self, allowed: dict[Card, int], plays: list[tuple[int, Card | None, int]]) -> None:
+        view = self.view
+        called = view.called
+        called_suit = None if called is None or called.is_trump else called.suit
+        picker = view.picker
+        led: Suit | None = None
+        voids: dict[int, set[Suit | None]] = {}
+        trick_no = -1
+        for seat, card, number in plays:
+            follows = kernel.counts_as(card, view.unknown, called)
+            if number != trick_no:
+                trick_no, led = number, follows
+                continue
+            if follows is not led:
+                voids.setdefault(seat, set()).add(led)
+        if view.unknown_call and picker is not None and called_suit is not None:
+            voids.setdefault(picker, set()).add(called_suit)
+        for seat, suits in voids.items():
+            bit = self._seat_bit(seat)
+            for card in allowed:
+                if _suit_key(card) in suits:
+                    allowed[card] &= ~bit
+
+    def _called_card(
+        self, allowed: dict[Card, int], plays: list[tuple[int, Card | None, int]]
+    ) -> None:
+        view = self.view
+        called = view.called
+        if called is None or called not in allowed or view.picker is None:
+            return
+        seats = {s for s in range(view.players) if s != view.picker and s not in view.cracks}
+        suit = None if called.is_trump else called.suit
+        if suit is not None:
+            current = len(view.tricks)
+            led_at = self._called_led_at(plays)
+            if led_at is not None and led_at == current:
+                # The first trick of the called suit: its holder has yet to play to it.
+                seats -= {seat for seat, _, number in plays if number == current}
+        mask = 0
+        for seat in seats:
+            mask |= self._seat_bit(seat)
+        allowed[called] &= mask
+
+    def _called_led_at(self, plays: list[tuple[int, Card | None, int]]) -> int | None:
+        """The trick in which the called suit was first led, None before."""
+        view = self.view
+        called = view.called
+        if called is None or called.is_trump:
+            return None
+        trick_no = -1
+        for _seat, card, number in plays:
+            if number == trick_no:
+                continue
+            trick_no = number
+            if kernel.counts_as(card, view.unknown, called) is called.suit:
+                return number
+        return None
+
+    def _picker_facts(
+        self, allowed: dict[Card, int], plays: list[tuple[int, Card | None, int]]
+    ) -> list[dict[Card, int]]:
+        """What the call says of the picker's cards; an unknown call can leave several
+        cases, one dict of allowed holders each."""
+        view = self.view
+        called = view.called
+        picker = view.picker
+        assert picker is not None
+        pick = self._seat_bit(picker)
+        bury = 0 if self.bury_holder < 0 else 1 << self.bury_holder
+        if called is None:
+            return []
+        if called.is_trump:
+            if called.text == "JH" and _JD in allowed:
+                allowed[_JD] &= pick | bury  # the picker calls JH only holding JD
+            return []
+        suit = called.suit
+        led_at = self._called_led_at(plays)
+        if called.rank is Rank.TEN:
+            for s in FAIL_SUITS:
+                ace = ace_of(s)
+                if ace in allowed:
+                    allowed[ace] &= pick if s is suit else pick | bury
+            return []
+        if not view.unknown_call:
+            current = len(view.tricks)
+            picker_played_now = any(
+                seat == picker and number == current for seat, _, number in plays
+            )
+            if led_at is None or (led_at == current and not picker_played_now):
+                self.hold_suit = suit
+            return []
+        # An unknown call: no card of the called suit in the picker's hand (the voids
+        # did that), nor as the unknown; for each other suit, the ace, or none of it.
+        unknown = 1 << self.unknown_holder
+        own = pick | unknown
+        for card in allowed:
+            if card.fail_suit is suit:
+                allowed[card] &= ~own
+        options: list[list[tuple[Suit, bool]]] = [[]]
+        picker_played = {c for seat, c, _ in plays if seat == picker and c is not None}
+        for s in FAIL_SUITS:
+            if s is suit:
+                continue
+            ace = ace_of(s)
+            ace_elsewhere = ace not in allowed and ace not in picker_played
+            has_ace = ace in picker_played
+            shown_suit = any(c.fail_suit is s for c in picker_played)
+            cases = []
+            if not ace_elsewhere:
+                cases.append((s, True))
+            if not has_ace and not shown_suit:
+                cases.append((s, False))
+            options = [[*o, c] for o in options for c in cases]
+        result = []
+        for combo in options:
+            case = dict(allowed)
+            for s, holds_ace in combo:
+                ace = ace_of(s)
+                if holds_ace:
+                    if ace in case:
+                        case[ace] &= own | bury
+                    continue
+                for card in case:
+                    if card.fail_suit is s:
+                        case[card] &= ~own
+                if ace in case:
+                    case[ace] &= ~bury
+            result.append(case)
+        return result
+
+    # Sampling ----------------------------------------------------------------
+
+    def sample(self, rng: Rng) -> World:
+        """One world. Deterministic for a given generator state."""
+        problems = self.problems
+        problem = problems[rng.below(len(problems))] if len(problems) > 1 else problems[0]
+        picker = self.view.picker
+        first: tuple[Card, int] | None = None
+        if self.hold_suit is not None and picker is not None:
+            # The picker's hold card: one of the suit, drawn among those that fit.
+            h = self.seat_holder[picker]
+            options = [
+                c
+                for c, m in problem.tight_cards
+                if c.fail_suit is self.hold_suit and m >> h & 1 and problem.fits(m, h)
+            ]
+            if options:
+                first = (options[rng.below(len(options))], h)
+        return self._world(_place(problem, rng, first))
+
+    def _world(self, placed: list[list[Card]]) -> World:
+        view = self.view
+        n = view.players
+        hands: list[tuple[Card, ...]] = []
+        unknown: Card | None = view.unknown
+        if self.unknown_holder >= 0:
+            unknown = placed[self.unknown_holder][0]
+        for seat in range(n):
+            if seat == self.me:
+                hands.append(view.cards)
+                continue
+            cards = placed[self.seat_holder[seat]]
+            if seat == view.picker and self.unknown_holder >= 0 and not self.facedown:
+                cards = [*cards, placed[self.unknown_holder][0]]
+            hands.append(tuple(cards))
+        bury = tuple(placed[self.bury_holder]) if self.bury_holder >= 0 else view.bury or ()
+        if self.blind_holder >= 0:
+            blind: tuple[Card, ...] | None = tuple(placed[self.blind_holder])
+        else:
+            blind = view.blind
+        weight = 1.0
+        if self.hold_suit is not None and view.picker is not None:
+            held = sum(1 for c in hands[view.picker] if c.fail_suit is self.hold_suit)
+            weight = 1.0 / max(1, held)
+        return World(tuple(hands), bury, blind, unknown, weight)
