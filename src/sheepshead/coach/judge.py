@@ -56,7 +56,7 @@ class Effort:
 
     first: int = 24
     batch: int = 24
-    most: int = 240
+    most: int = 480
     keep: int = 5
 
 
