@@ -26,7 +26,6 @@ from sheepshead.game import Game, Phase
 from sheepshead.record import RecordError, replay, to_record
 from sheepshead.rules import preset
 
-
 #: Positions are taken from the first tricks only: later, a seat that keeps its ten
 #: must often play it to the same side anyway, and the schmear costs nothing.
 EARLY = 3

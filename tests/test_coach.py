@@ -29,7 +29,7 @@ from sheepshead.record import to_record
 from sheepshead.rules import preset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from coach_positions import cut_at, moved, planted  # noqa: E402
+from coach_positions import cut_at, moved, planted
 
 QUICK = Effort(first=8, batch=8, most=16)
 
@@ -86,7 +86,7 @@ def test_analyze_defaults_to_seat_0_and_says_why_it_cannot_read(tmp_path: Path) 
 
 def test_a_forced_decision_is_not_searched() -> None:
     record = _hand(2)
-    index, view, action = list(coach.decisions(record, 3))[-1]
+    _, view, action = list(coach.decisions(record, 3))[-1]
     ev = evaluate(view, action, QUICK)
     assert ev.forced and ev.worlds == 0 and ev.loss == 0 and ev.label is None
 
