@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from sheepshead import analyze, record
+from sheepshead import coach_cli, record
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -651,7 +651,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Subcommands added by other layers: name -> (help, function adding its arguments).
 _EXTRA: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {}
-_EXTRA["analyze"] = (analyze.HELP, analyze.register)
+_EXTRA.update(coach_cli.COMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

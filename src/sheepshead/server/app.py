@@ -14,6 +14,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from sheepshead.server import (
     api,
+    coach,
     daily,
     errors,
     guide,
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(daily.router)
     app.include_router(guide.router)
+    coach.install(app)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(i18n.LocaleMiddleware)

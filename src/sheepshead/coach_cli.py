@@ -1,15 +1,21 @@
-"""``sheepshead analyze [FILE] [--seat N] [--json]``: the coach on the command line.
+"""The coach on the command line, registered by ``cli.py`` (``COMMANDS``).
 
-Reads a hand record (a file, or standard input), judges every decision of the seat
-with the coach (``sheepshead.coach``) and prints one line per decision, or with
-``--json`` the list documented in docs/bots.md. Registered by ``cli.py``.
+``sheepshead analyze [FILE] [--seat N] [--json]`` reads a hand record (a file, or
+standard input), judges every decision of the seat with the coach
+(``sheepshead.coach``) and prints one line per decision, or with ``--json`` the list
+documented in docs/bots.md. ``sheepshead coach-worker`` runs review jobs from the
+database's queue (docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import signal
 import sys
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -75,3 +81,37 @@ def _line(j: coach.Judgement) -> str:
 
         text += f"\n     {words(j.reason)}"
     return text.rstrip()
+
+
+def register_worker(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database", help="SQLAlchemy URL (default: as `sheepshead serve`)")
+    parser.add_argument("--poll", type=float, default=1.0, help="seconds between polls when idle")
+    parser.set_defaults(func=cmd_coach_worker)
+
+
+def cmd_coach_worker(args: argparse.Namespace) -> int:
+    from sheepshead.server.coach_worker import run_forever
+    from sheepshead.server.settings import Settings
+    from sheepshead.store import open_engine
+    from sheepshead.store.coach import CoachStore
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    url = args.database or Settings.from_env().database
+    engine = open_engine(url)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        run_forever(CoachStore(engine), args.poll, stop)
+    finally:
+        engine.dispose()
+    return 0
+
+
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "analyze": (HELP, register),
+    "coach-worker": (
+        "run the coach's review jobs from the database (docs/deploy.md)",
+        register_worker,
+    ),
+}
