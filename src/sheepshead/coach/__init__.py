@@ -46,7 +46,7 @@ __all__ = [
 
 #: A review's worlds per decision; a hint's, fewer (it must answer at the table).
 REVIEW = Effort()
-HINT = Effort(first=24, batch=24, most=48)
+HINT = Effort(first=24, batch=24, most=96, keep=4, race=8, card_playouts=960, auction_playouts=480)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from sheepshead.actions import Action
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
 from sheepshead.coach.worlds import Outcome, play_out
+from sheepshead.game import Phase
 from sheepshead.view import SeatView
 
 __all__ = [
@@ -51,13 +52,19 @@ CARD_POINT_WEIGHT = 0.01
 
 @dataclass(frozen=True, slots=True)
 class Effort:
-    """How many worlds: ``first`` in the first batch, then ``batch`` at a time up to
-    ``most``; after the first batch at most ``keep`` options (and the one played)."""
+    """How many worlds: ``first`` in the first batch (``race`` when there are more than
+    ``keep`` options: all of them are played in a quick first round, and only the
+    ``keep`` best, and the one played, go on), then ``batch`` at a time up to ``most``."""
 
     first: int = 24
     batch: int = 24
-    most: int = 480
+    most: int = 960
     keep: int = 5
+    race: int = 8
+    #: At most this many playouts (options x worlds) for a card, and for a decision
+    #: before the play (whose playouts also run the rest of the auction: dearer).
+    card_playouts: int = 4800
+    auction_playouts: int = 1600
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +175,16 @@ def evaluate(view: SeatView, played: Action | None, effort: Effort = Effort()) -
     tally = _Tally()
     alive = list(range(len(options)))
     mine = None if played is None else options.index(played)
-    worlds = 0
-    step = effort.first
+    worlds = playouts = 0
+    budget = effort.card_playouts if view.phase is Phase.PLAYING else effort.auction_playouts
+    step = effort.race if len(options) > effort.keep else effort.first
     while True:
         for _ in range(step):
             world = sampler.sample(rng)
             outcomes = play_out(view, world, [options[i] for i in alive])
             tally.add(world.weight, dict(zip(alive, outcomes, strict=True)))
         worlds += step
+        playouts += step * len(alive)
         means = {i: tally.mean(i) for i in alive}
         ranked = sorted(alive, key=lambda i: -_score(means[i]))
         best = ranked[0]
@@ -188,7 +197,9 @@ def evaluate(view: SeatView, played: Action | None, effort: Effort = Effort()) -
             se = 0.0 if len(ranked) < 2 else tally.se_of_difference(best, ranked[1])
         if se <= TARGET_SE or worlds >= effort.most:
             break
-        step = min(effort.batch, effort.most - worlds)
+        step = min(effort.batch, effort.most - worlds, (budget - playouts) // len(alive))
+        if step <= 0:
+            break
     return _evaluation(options, played, mine, tally, worlds, se)
 
 
