@@ -21,12 +21,13 @@ from typing import Any
 
 from sheepshead.actions import Action, parse_move
 from sheepshead.coach.judge import Effort, Evaluation, OptionValue, evaluate, label_of
-from sheepshead.coach.reasons import MESSAGES, Reason, reason_for, words
+from sheepshead.coach.reasons import HINT_MESSAGES, MESSAGES, Reason, reason_for, words
 from sheepshead.record import RecordError, start_of
 from sheepshead.view import SeatView
 
 __all__ = [
     "HINT",
+    "HINT_MESSAGES",
     "MESSAGES",
     "REVIEW",
     "Advice",
@@ -134,10 +135,10 @@ def hint(view: SeatView, effort: Effort = HINT) -> Advice:
     ev = evaluate(view, None, effort)
     reason = None
     if len(ev.options) > 1:
-        # Why the choice beats the runner-up, in the same words as a review.
+        # Why the choice beats the runner-up (``HINT_MESSAGES`` say it before the play).
         second = ev.options[1]
         runner = evaluate_pair(view, ev, second.action)
-        reason = reason_for(view, runner)
+        reason = reason_for(view, runner) or Reason("best-in-playouts", {"best": ""})
     return Advice(ev.best, ev, reason)
 
 

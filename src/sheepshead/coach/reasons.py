@@ -16,7 +16,7 @@ from sheepshead.cards import Card
 from sheepshead.coach.judge import Evaluation
 from sheepshead.view import SeatView
 
-__all__ = ["MESSAGES", "Reason", "reason_for", "words"]
+__all__ = ["HINT_MESSAGES", "MESSAGES", "Reason", "reason_for", "words"]
 
 
 def N_(message: str) -> str:
@@ -53,15 +53,42 @@ MESSAGES: dict[str, str] = {
 }
 
 
+#: The same reasons for a hint, said before the play: why the expert's choice (``{best}``)
+#: beats the next best (``{card}``, when that is a card); ``best-in-playouts`` when no
+#: pattern names it.
+HINT_MESSAGES: dict[str, str] = {
+    "schmear-to-opponent": N_("Keep {card}: an opponent is sure to win this trick."),
+    "schmear-to-unknown": N_("Keep {card}: you cannot tell who will win this trick."),
+    "defender-trump-lead": N_("A defender holding fail should not lead trump."),
+    "trumped-partner": N_("Your partner is sure to win this trick: no need to trump it."),
+    "missed-schmear": N_("Your partner is sure to win this trick: schmear {best}."),
+    "lead-called-suit": N_("As a defender, lead the called suit through the picker."),
+    "cheaper-winner": N_("{best} takes this trick as surely and costs less."),
+    "should-take": N_("This trick is worth taking."),
+    "better-card": N_("It does best when the hand is played out."),
+    "should-pick": N_("This hand is strong enough to pick."),
+    "should-pass": N_("This hand is too weak to pick in this seat."),
+    "better-bury": N_("It does best when the hand is played out."),
+    "better-call": N_("It does best when the hand is played out."),
+    "should-go-alone": N_("This hand is strong enough to go alone."),
+    "should-call": N_("Going alone is too risky here."),
+    "should-crack": N_("Your hand is strong enough to crack."),
+    "should-not-crack": N_("Cracking would double a likely loss."),
+    "better-choice": N_("It does best when the hand is played out."),
+    "best-in-playouts": N_("It does best when the hand is played out."),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     code: str
     params: dict[str, str] = field(default_factory=dict)
 
 
-def words(reason: Reason, gettext: object = None) -> str:
-    """The reason in English, or through ``gettext`` (a callable) when given."""
-    template = MESSAGES[reason.code]
+def words(reason: Reason, gettext: object = None, hint: bool = False) -> str:
+    """The reason in English, or through ``gettext`` (a callable) when given; ``hint``:
+    in the words of a hint (before the play)."""
+    template = (HINT_MESSAGES if hint else MESSAGES)[reason.code]
     if callable(gettext):
         template = str(gettext(template))
     return template.format(**reason.params)

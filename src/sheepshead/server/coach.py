@@ -81,6 +81,8 @@ def _table(tables: Tables, game_id: str, player: str) -> Table:
 def _param_words(value: str) -> str:
     """A card, a bury's cards, or an action, in the reader's words where they are cards."""
     parts = value.split()
+    if not parts:
+        return value
     try:
         cards = [Card.parse(p) for p in parts]
     except ValueError:
@@ -89,12 +91,14 @@ def _param_words(value: str) -> str:
     return names[0] if len(names) == 1 else i18n.card_list(names)
 
 
-def reason_json(reason: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A stored reason with its sentence in the request's language."""
+def reason_json(reason: dict[str, Any] | None, hint: bool = False) -> dict[str, Any] | None:
+    """A stored reason with its sentence in the request's language (``hint``: as a hint
+    says it, before the play)."""
     if reason is None:
         return None
     params = {k: _param_words(str(v)) for k, v in reason["params"].items()}
-    template = i18n.gettext(coach.MESSAGES[reason["code"]])
+    messages = coach.HINT_MESSAGES if hint else coach.MESSAGES
+    template = i18n.gettext(messages[reason["code"]])
     return {**reason, "text": template.format(**params)}
 
 
@@ -121,7 +125,7 @@ async def hint(
     return {
         # As the table's ``legal`` lists it (and ``actions`` takes it): without the seat.
         "action": str(advice.action),
-        "reason": reason_json(reason),
+        "reason": reason_json(reason, hint=True),
         "hand": table.hand_number,
         "hints": count,
     }
