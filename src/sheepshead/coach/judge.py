@@ -220,6 +220,9 @@ def _evaluation(
     # Options that ran the whole race first, then the dropped ones; best first.
     values.sort(key=lambda iv: (-iv[1].worlds, -_score((iv[1].game_points, iv[1].card_points, 0))))
     best_i, best = values[0]
+    if mine is not None and _score(tally.mean(mine)) >= _score(tally.mean(best_i)) - 1e-9:
+        # What was played is as good as any: it is the best (not an equal other).
+        best_i, best = next((i, v) for i, v in values if i == mine)
     loss = cp_loss = 0.0
     if mine is not None and mine != best_i:
         gp_b, cp_b, _ = tally.mean(best_i)
