@@ -43,6 +43,13 @@ def test_a_hint_is_counted_and_a_review_opens_a_flagged_position(
         expect(summary.locator("#summary-hints")).to_have_text("Hints used in this hand: 1")
         href = summary.locator("#summary-coach").get_attribute("href") or ""
         assert re.fullmatch(r"/review/[0-9a-f]{32}/\d+", href), href
+        if hand == 0:
+            # The hand's line on the score sheet counts its hint too.
+            page.keyboard.press("Escape")
+            expect(summary).to_be_hidden()
+            page.locator("#open-scores").click()
+            expect(page.locator("#scores-body tbody tr").first).to_contain_text("1 hint")
+            page.keyboard.press("Escape")
         review = context.new_page()
         review.on("pageerror", lambda exc: errors.append(str(exc)))
         review.goto(href)

@@ -48,7 +48,29 @@ async function handOver() {
   $("summary-hints").textContent = t("Hints used in this hand: {n}", { n: num(used) });
 }
 
+/** The score sheet: each hand's line says how many hints it used, in its result cell. */
+async function scoreLines() {
+  const state = await current();
+  if (!state) return;
+  const reply = await request("GET", `/games/${encodeURIComponent(state.id)}/hints`);
+  if (reply.kind !== "ok") return;
+  const rows = document.querySelectorAll("#scores-body table.score-sheet tbody tr");
+  rows.forEach((row, i) => {
+    const used = reply.body.hints[String(i + 1)];
+    const cell = row.children[2];
+    if (!used || !cell || cell.querySelector(".coach-hints")) return;
+    const mark = document.createElement("span");
+    mark.className = "coach-hints";
+    mark.textContent = " · " + tn("{n} hint", "{n} hints", used, { n: num(used) });
+    cell.append(mark);
+  });
+}
+
 $("coach-hint-ask").addEventListener("click", askHint);
+const scores = $("dlg-scores");
+new MutationObserver(() => {
+  if (scores.open) scoreLines();
+}).observe(scores, { attributes: true, attributeFilter: ["open"] });
 const summary = $("dlg-summary");
 new MutationObserver(() => {
   if (summary.open) handOver();
