@@ -32,6 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from coach_positions import cut_at, moved, planted
 
 QUICK = Effort(first=8, batch=8, most=16)
+#: Fewer worlds than a review's, enough to tell these positions apart.
+PLANTED = Effort(most=240, card_playouts=1200)
 
 
 def _hand(index: int) -> dict[str, Any]:
@@ -107,7 +109,7 @@ def test_moving_hidden_cards_between_other_seats_changes_nothing(index: int) -> 
 
 def _judge(p: Any) -> coach.Evaluation:
     _, view, action = list(coach.decisions(p.record, p.seat))[-1]
-    return evaluate(view, action)
+    return evaluate(view, action, PLANTED)
 
 
 def test_planted_schmears_to_an_opponent_are_caught() -> None:
@@ -132,7 +134,7 @@ def test_schmears_to_a_partners_sure_trick_are_left_alone() -> None:
 def test_a_flagged_decision_gets_a_reason_in_words() -> None:
     for p in planted(6, error=True, seed="coach-test"):
         _, view, action = list(coach.decisions(p.record, p.seat))[-1]
-        ev = evaluate(view, action)
+        ev = evaluate(view, action, PLANTED)
         if ev.label is None:
             continue
         reason = coach.reasons.reason_for(view, ev)
