@@ -116,5 +116,6 @@ def test_make_test_fails_exactly_when_pytest_fails_or_collects_nothing(
         f"BIN={tmp_path}",
         "PYTEST_ARGS=-k wiring",
     )
-    assert "fake pytest -k wiring" in result.stdout
+    # On two workers, a test file to each (the CI machine's two cores).
+    assert "fake pytest -n 2 --dist loadfile -k wiring" in result.stdout
     assert (result.returncode != 0) is make_fails, result.stdout + result.stderr

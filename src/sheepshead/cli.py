@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
-from sheepshead import record
+from sheepshead import coach_cli, record
 from sheepshead.cli_admin import add_admin_commands
 from sheepshead.console import write_line
 
@@ -486,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Subcommands added by other layers: name -> (help, function adding its arguments).
 _EXTRA: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {}
+_EXTRA.update(coach_cli.COMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

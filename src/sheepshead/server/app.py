@@ -16,6 +16,7 @@ from sheepshead.server import (
     api,
     catalog,
     clubs,
+    coach,
     daily_web,
     errors,
     guide,
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(guide.router)
     app.include_router(clubs.router)
     app.include_router(webapp.router)
+    coach.install(app)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(i18n.LocaleMiddleware)

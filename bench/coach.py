@@ -1,0 +1,205 @@
+"""The coach's benchmarks (issue 17): speed, no peeking, planted errors, and whether its
+mean loss orders players of known strength.
+
+    nice -n 19 .venv/bin/python bench/coach.py speed --hands 40
+    nice -n 19 .venv/bin/python bench/coach.py nopeek --records 200
+    nice -n 19 .venv/bin/python bench/coach.py planted --positions 200
+    nice -n 19 .venv/bin/python bench/coach.py order --hands 300
+
+Run on one core (a single process). Times are the process's CPU time
+(``time.process_time``), which is what one core of its own would take: on a shared
+machine, wall-clock time mostly measures the others' load. Figures go to
+docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from coach_positions import cut_at, moved, planted
+from sheepshead import coach
+from sheepshead.actions import Action, Play
+from sheepshead.bots import make_bot
+from sheepshead.bots.arena import bot_policy, deal_seed, play_hand
+from sheepshead.coach.judge import evaluate
+from sheepshead.game import Game, Phase
+from sheepshead.record import to_record
+from sheepshead.rules import preset
+
+RULES = preset("standard")
+Policy = Callable[[Game], Action]
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def _standard_hand(index: int, deal_set: str = "coach-bench") -> dict[str, Any]:
+    std = bot_policy(make_bot("standard"))
+    game = play_hand(RULES, index % 5, deal_seed(deal_set, index), [std] * 5, [None] * 5)
+    return to_record(game)
+
+
+def cmd_speed(args: argparse.Namespace) -> None:
+    reviews: list[float] = []
+    hints: list[float] = []
+    closes = unforced = 0
+    for i in range(args.hands):
+        record = _standard_hand(i)
+        seat = i % 5
+        start = time.process_time()
+        judged = coach.review(record, seat)
+        reviews.append(time.process_time() - start)
+        for j in judged:
+            unforced += not j.evaluation.forced
+            closes += j.evaluation.close
+            if j.evaluation.forced:
+                continue
+            start = time.process_time()
+            coach.hint(j.view)
+            hints.append(time.process_time() - start)
+    print(
+        json.dumps(
+            {
+                "hands": args.hands,
+                "review_s_p50": round(statistics.median(reviews), 3),
+                "review_s_p95": round(_pct(reviews, 0.95), 3),
+                "review_s_max": round(max(reviews), 3),
+                "hints": len(hints),
+                "hint_ms_p50": round(1000 * statistics.median(hints), 1),
+                "hint_ms_p95": round(1000 * _pct(hints, 0.95), 1),
+                "unforced_decisions": unforced,
+                "close_rate": round(closes / max(1, unforced), 4),
+            }
+        )
+    )
+
+
+def cmd_nopeek(args: argparse.Namespace) -> None:
+    same = tried = 0
+    for i in range(args.records * 3):
+        if tried == args.records:
+            break
+        record = _standard_hand(i, "coach-nopeek")
+        seat = i % 5
+        cut = cut_at(record, seat, 1 + i % 5)
+        alt = None if cut is None else moved(cut, seat, random.Random(i))
+        if cut is None or alt is None:
+            continue
+        tried += 1
+        first = [j.to_json() for j in coach.review(cut, seat)]
+        second = [j.to_json() for j in coach.review(alt, seat)]
+        same += first == second
+        if first != second:
+            print("DIFFERENT", i, seat, file=sys.stderr)
+    print(json.dumps({"records": tried, "unchanged": same}))
+
+
+def cmd_planted(args: argparse.Namespace) -> None:
+    out: dict[str, Any] = {}
+    for error in (True, False):
+        good = total = 0
+        labels: dict[str, int] = {}
+        for p in planted(args.positions, error):
+            _, view, action = list(coach.decisions(p.record, p.seat))[-1]
+            ev = evaluate(view, action)
+            label = "close" if ev.close else str(ev.label)
+            labels[label] = labels.get(label, 0) + 1
+            if error:
+                good += ev.label is not None or (ev.card_points_loss >= 8 and ev.best != action)
+            else:
+                good += ev.label not in ("mistake", "blunder")
+            total += 1
+        out["errors" if error else "controls"] = {
+            "positions": total,
+            "caught" if error else "left_alone": good,
+            "rate": round(good / total, 3),
+            "labels": labels,
+        }
+    print(json.dumps(out))
+
+
+def _noisy(share: float) -> Policy:
+    """The standard bot, with ``share`` of its card plays replaced by a random legal
+    card (its own generator, seeded by the position)."""
+    std = bot_policy(make_bot("standard"))
+
+    def act(game: Game) -> Action:
+        if game.phase is Phase.PLAYING:
+            rnd = random.Random(f"noise/{share}/{game.dealt}/{len(game.moves)}")
+            if rnd.random() < share:
+                return rnd.choice([a for a in game.legal_actions() if isinstance(a, Play)])
+        return std(game)
+
+    return act
+
+
+def cmd_order(args: argparse.Namespace) -> None:
+    std = bot_policy(make_bot("standard"))
+    players: dict[str, Policy] = {
+        "beginner": bot_policy(make_bot("beginner")),
+        "standard 30% random": _noisy(0.3),
+        "standard 10% random": _noisy(0.1),
+        "standard": std,
+        "expert": bot_policy(make_bot("expert")),
+    }
+    rows = {}
+    for name, policy in players.items():
+        losses: list[float] = []
+        start = time.process_time()
+        for i in range(args.hands):
+            seat = i % 5
+            seats = [std] * 5
+            seats[seat] = policy
+            game = play_hand(RULES, i % 5, deal_seed("coach-order", i), seats, [None] * 5)
+            losses.extend(
+                j.evaluation.loss
+                for j in coach.review(to_record(game), seat)
+                if not j.evaluation.forced
+            )
+        mean = statistics.fmean(losses)
+        half = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses))
+        rows[name] = {
+            "hands": args.hands,
+            "decisions": len(losses),
+            "mean_loss": round(mean, 4),
+            "ci95": [round(mean - half, 4), round(mean + half, 4)],
+            "seconds": round(time.process_time() - start, 1),
+        }
+        print(name, rows[name], file=sys.stderr, flush=True)
+    print(json.dumps(rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    speed = sub.add_parser("speed", help="review and hint times")
+    speed.add_argument("--hands", type=int, default=40)
+    speed.set_defaults(func=cmd_speed)
+    nopeek = sub.add_parser("nopeek", help="moved hidden cards leave analyze --json unchanged")
+    nopeek.add_argument("--records", type=int, default=200)
+    nopeek.set_defaults(func=cmd_nopeek)
+    plant = sub.add_parser("planted", help="planted schmears to opponents vs to partners")
+    plant.add_argument("--positions", type=int, default=200)
+    plant.set_defaults(func=cmd_planted)
+    order = sub.add_parser("order", help="mean loss per unforced decision of five players")
+    order.add_argument("--hands", type=int, default=300)
+    order.set_defaults(func=cmd_order)
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Playing an option out in a sampled world.
+
+The coach samples worlds with the expert's sampler (``bots.sampler``) from the seat's
+view, never from the record's hidden cards. An option is then played to the end of
+the hand in each world: a card by the simulator and the playout policy (the same as the
+expert's search, ``bots.playout``); a decision before the play (pick, bury, call,
+alone, crack, name) on an engine ``Game`` rebuilt from the world, the rest of the
+auction by the standard bot, and then the play by the playout policy. So pick, bury
+and call are judged by playouts, not by the computer players' thresholds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sheepshead.actions import Action, Bury, Call, Move, Play, parse_move
+from sheepshead.bots import make_bot
+from sheepshead.bots.expert import sim_of
+from sheepshead.bots.playout import playout
+from sheepshead.bots.rng import Rng
+from sheepshead.bots.sampler import World
+from sheepshead.bots.sim import SimHand
+from sheepshead.game import Game, Phase
+from sheepshead.kernel import bit
+from sheepshead.view import SeatView
+
+__all__ = ["Outcome", "play_out"]
+
+_STANDARD = make_bot("standard")
+# The standard bot's choices are a function of the view alone; its generator is unused.
+_NO_NOISE = Rng.from_bytes(b"coach-continuation")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one option gave in one world, for the seat judged."""
+
+    #: Game points of the seat.
+    game_points: float
+    #: Card points of the seat's side (in a leaster: of the seat, counted negative).
+    card_points: float
+
+
+def play_out(view: SeatView, world: World, options: list[Action]) -> list[Outcome]:
+    """Each option played to the end of the hand in ``world``."""
+    if view.phase is Phase.PLAYING:
+        return _cards(view, world, options)
+    game = world_game(view, world)
+    return [_finish(game.apply(option, view.seat), view.seat) for option in options]
+
+
+def _cards(view: SeatView, world: World, options: list[Action]) -> list[Outcome]:
+    me = view.seat
+    base = sim_of(view, world)
+    out = []
+    for option in options:
+        assert isinstance(option, Play)
+        sim = base.copy()
+        sim.play(bit(option.card))
+        playout(sim)
+        out.append(Outcome(float(sim.scores()[me]), float(sim.own_points(me))))
+    return out
+
+
+def _finish(game: Game, me: int) -> Outcome:
+    """The rest of the hand: the auction by the standard bot, the play by the playout."""
+    while game.phase not in (Phase.PLAYING, Phase.DONE):
+        seat = game.turn
+        assert seat is not None
+        game = game.apply(_STANDARD.choose(game.view(seat), _NO_NOISE), seat)
+    if game.phase is Phase.DONE:  # a doubler: nobody picked, nothing played
+        result = game.result()
+        assert result is not None
+        return Outcome(float(result.scores[me]), 0.0)
+    sim = SimHand.from_game(game)
+    playout(sim)
+    return Outcome(float(sim.scores()[me]), float(sim.own_points(me)))
+
+
+def world_game(view: SeatView, world: World) -> Game:
+    """The world as an engine ``Game`` at the view's moment, before any card is played.
+
+    A picker who is not this seat is dealt the cards it holds now and given its bury
+    as the blind: any split of its eight cards into hand and blind looks the same to
+    this seat. Moves this seat saw without their cards (another picker's bury, its
+    unknown card) take the world's.
+    """
+    n = view.players
+    picker = view.picker
+    if view.blind is not None:
+        blind = view.blind
+    elif world.blind is not None:
+        blind = world.blind
+    else:
+        blind = world.bury
+    hands = [list(world.hands[s]) for s in range(n)]
+    if picker is not None:
+        bury = view.bury if picker == view.seat and view.bury is not None else world.bury
+        held = [*hands[picker], *bury]
+        hands[picker] = [c for c in held if c not in blind]
+    game = Game.from_deal(view.rules, view.dealer, hands, blind, view.multiplier)
+    for text in view.moves:
+        game = game.apply_move(_seen_move(text, world))
+    return game
+
+
+def _seen_move(text: str, world: World) -> Move:
+    """A move as this seat saw it, its hidden cards taken from the world."""
+    parts = text.split()
+    if parts[1] == "bury" and len(parts) == 2:
+        return Move(int(parts[0]), Bury(tuple(world.bury)))
+    if parts[1] == "call" and parts[-1] == "unknown":
+        assert world.unknown is not None
+        called = parse_move(" ".join(parts[:3])).action
+        assert isinstance(called, Call)
+        return Move(int(parts[0]), Call(called.card, world.unknown))
+    return parse_move(text)
