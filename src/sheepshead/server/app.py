@@ -18,6 +18,7 @@ from sheepshead.server import (
     errors,
     guide,
     i18n,
+    me,
     observability,
     pages,
     refused,
@@ -93,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(daily.router)
+    app.include_router(me.router)
     app.include_router(guide.router)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)

@@ -39,6 +39,7 @@ from sheepshead.server.pages import fingerprint_matches
 from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Error
 from sheepshead.store.daily import Day, NameTaken
+from sheepshead.store.stats import StatsStore
 from sheepshead.table import names_for
 
 router = APIRouter(tags=["daily"])
@@ -378,6 +379,8 @@ def recover(body: CodeIn, request: Request, svc: DailyDep) -> Response:
 def delete_me(request: Request, player: KnownPlayerDep, svc: DailyDep) -> Response:
     """Delete this identity and everything kept about it. The cookie is cleared (a
     browser without an identity has nothing to delete, and is not given one)."""
+    if player is not None:
+        StatsStore(svc.store.engine).delete_player(player)
     for day in [] if player is None else svc.store.delete_player(player):
         svc.store.refresh_board(day)
     response = Response(status_code=204)

@@ -22,6 +22,7 @@ from typing import Any
 
 from sheepshead.match import Match
 from sheepshead.rules import Rules
+from sheepshead.server.me_record import free_hand_ended
 from sheepshead.server.observability import bots_thinking
 from sheepshead.store import Store, StoredGame, StoredHand
 from sheepshead.table import Table, TableConflict, Turn
@@ -211,3 +212,5 @@ class Tables:
                 self.load(game_id, player_id),
                 "changed-on-the-way",
             )
+        if after.hand_over and not before.hand_over:
+            free_hand_ended(self.store.engine, player_id, game_id, after)

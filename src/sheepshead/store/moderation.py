@@ -28,6 +28,7 @@ from sheepshead.store.daily import (
     DisplayName,
     Evidence,
 )
+from sheepshead.store.stats import StatsStore
 
 #: How many days the evidence is kept for the moderators (``forget_addresses``).
 ADDRESS_DAYS = 30
@@ -225,6 +226,8 @@ class ModerationStore:
             )
         if done.rowcount != 1:
             return False
+        # The day stops counting in its player's streak.
+        StatsStore(self.engine).void_day(day, attempt_id)
         DailyStore(self.engine).refresh_board(day)
         return True
 
