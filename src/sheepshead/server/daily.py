@@ -203,6 +203,8 @@ def board(
         percentile = 50.0 if field <= 1 else 100.0 * (behind + (level - 1) / 2) / (field - 1)
         shares = [daily.share_percent(m, field) for m in mine.marks]
         score = daily.score_percent(mine.mp or 0, field)
+        # The streak as of today, on today's board only (a past day's line has none).
+        streak = 0 if over else StatsStore(svc.store.engine).streaks(mine.player_id).current(day)
         out["me"] = {
             "rank": mine.rank,
             "name": svc.shown(mine.player_id, mine.name),
@@ -211,7 +213,8 @@ def board(
             "percentile": round(percentile, 1),
             "points": list(mine.points),
             "shares": [round(s, 1) for s in shares],
-            "share_line": daily.share_line(day, score, shares),
+            "streak": streak,
+            "share_line": daily.share_line(day, score, shares, streak),
         }
     elif mine is not None:
         out["me"] = {
