@@ -21,6 +21,7 @@ from sheepshead import daily
 from sheepshead.rules import PRESETS
 from sheepshead.server.daily_play import NowDep
 from sheepshead.server.identity import KnownPlayerDep
+from sheepshead.server.me_schemas import MyHands, MyStats
 from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Error
 from sheepshead.store.hand_lines import CUSTOM, KINDS, ROLES, Streaks, position_key
@@ -129,7 +130,7 @@ def stats_json(figures: Figures, today: date) -> dict[str, Any]:
 EMPTY = Figures({}, Streaks(), ())
 
 
-@router.get(f"{API}/stats")
+@router.get(f"{API}/stats", response_model=MyStats)
 def my_stats(request: Request, player: KnownPlayerDep, at: NowDep) -> dict[str, Any]:
     """Your figures: hands played, game points per hand by role and by position from the
     dealer, pick rates, schneiders, and the daily's days and streaks. Without an
@@ -205,6 +206,7 @@ def history_page(
 
 @router.get(
     f"{API}/hands",
+    response_model=MyHands,
     responses={404: {"model": Error, "description": "No such page (code page-out-of-range)"}},
 )
 def my_hands(
