@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    ColumnElement,
     Connection,
     Date,
     DateTime,
@@ -33,6 +34,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    case,
     delete,
     func,
     insert,
@@ -40,7 +42,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from sheepshead.store.daily import DailyDay, DailyResult
 from sheepshead.store.hand_lines import THROWN_IN, HandLine, Streaks, streaks_of
@@ -329,28 +331,37 @@ def recount(conn: Connection, player_id: str) -> None:
     _write_streaks(conn, player_id, streaks_of(list(days)))
 
 
-def percentile_of(conn: Connection, day: date, player_id: str) -> float | None:
-    """The player's percentile on the day as the board last ranked it (as the board's
-    own line works it out), or None before it is ranked."""
-    row = conn.execute(
-        select(DailyResult.rank, DailyDay.field)
-        .join(DailyDay, DailyDay.day == DailyResult.day)
-        .where(DailyResult.day == day, DailyResult.player_id == player_id)
-    ).first()
-    if row is None or row.rank is None:
-        return None
-    field = int(row.field)
-    if field <= 1:
-        return 50.0
-    level = int(
-        conn.execute(
-            select(func.count())
-            .select_from(DailyResult)
-            .where(DailyResult.day == day, DailyResult.rank == row.rank)
-        ).scalar_one()
+def settle(conn: Connection, player_id: str | None = None) -> None:
+    """Bring the percentiles of the days that could still move (not final) up to date
+    from the boards, in one statement (every player's without ``player_id``: the
+    migration's fill). A day becomes final once its end is stored."""
+    other = aliased(DailyResult)
+    level = (
+        select(func.count())
+        .where(other.day == DailyResult.day, other.rank == DailyResult.rank)
+        .scalar_subquery()
     )
-    behind = field - (int(row.rank) - 1) - level
-    return 100.0 * (behind + (level - 1) / 2) / (field - 1)
+    field = DailyDay.field
+    behind = field - (DailyResult.rank - 1) - level
+    percentile = case(
+        (DailyResult.rank.is_(None), None),
+        (field <= 1, 50.0),
+        else_=100.0 * (behind + (level - 1) / 2.0) / (field - 1),
+    )
+    of_day = (
+        select(percentile)
+        .select_from(DailyResult)
+        .join(DailyDay, DailyDay.day == DailyResult.day)
+        .where(DailyResult.day == StatDay.day, DailyResult.player_id == StatDay.player_id)
+        .scalar_subquery()
+    )
+    ended = select(DailyDay.ended_at.is_not(None)).where(DailyDay.day == StatDay.day)
+    where: list[ColumnElement[bool]] = [StatDay.final.is_(False)]
+    if player_id is not None:
+        where.append(StatDay.player_id == player_id)
+    conn.execute(
+        update(StatDay).where(*where).values(percentile=of_day, final=ended.scalar_subquery())
+    )
 
 
 class StatsStore:
@@ -404,7 +415,7 @@ class StatsStore:
                 for row in conn.execute(select(StatTally).where(StatTally.player_id == player_id))
             }
             streaks = _streaks(conn, player_id)
-            self._settle(conn, player_id)
+            settle(conn, player_id)
             days = tuple(
                 PlayedDay(r.day, r.counted, r.percentile)
                 for r in conn.execute(
@@ -414,20 +425,6 @@ class StatsStore:
                 )
             )
         return Figures(tallies, streaks, days)
-
-    @staticmethod
-    def _settle(conn: Connection, player_id: str) -> None:
-        open_days = conn.execute(
-            select(StatDay.day, DailyDay.ended_at)
-            .join(DailyDay, DailyDay.day == StatDay.day)
-            .where(StatDay.player_id == player_id, StatDay.final.is_(False))
-        ).all()
-        for day, ended_at in open_days:
-            conn.execute(
-                update(StatDay)
-                .where(StatDay.player_id == player_id, StatDay.day == day)
-                .values(percentile=percentile_of(conn, day, player_id), final=ended_at is not None)
-            )
 
     def streaks(self, player_id: str) -> Streaks:
         with self.engine.connect() as conn:

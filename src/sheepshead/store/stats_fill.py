@@ -21,7 +21,7 @@ from sheepshead.rules import Rules
 from sheepshead.store.daily import DailyResult
 from sheepshead.store.hand_lines import hand_line, preset_name
 from sheepshead.store.models import GameRow, HandRow
-from sheepshead.store.stats import StatDay, record_hand, recount
+from sheepshead.store.stats import StatDay, record_hand, recount, settle
 
 #: The player's seat at every table of theirs (``table.HUMAN``).
 HUMAN = 0
@@ -46,6 +46,7 @@ def fill(conn: Connection) -> None:
     players = conn.execute(select(StatDay.player_id).distinct()).scalars().all()
     for player_id in players:
         recount(conn, player_id)
+    settle(conn)
 
 
 def _fill_game(conn: Connection, game: Any) -> None:
