@@ -9,6 +9,7 @@ cards, and no review or record of a deal before its day is over.
 
 from __future__ import annotations
 
+import functools
 import math
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -19,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 
 from sheepshead import daily
 from sheepshead.rules import PRESETS
+from sheepshead.server import i18n
 from sheepshead.server.daily_play import NowDep
 from sheepshead.server.identity import KnownPlayerDep
 from sheepshead.server.me_schemas import MyHands, MyStats
@@ -232,8 +234,25 @@ def my_hands(
 # The page ------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
+def _long_date(lang: str, iso: str) -> str:
+    with i18n.speaking(lang):
+        return i18n.long_date(iso)
+
+
+def _day_names(stats: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, str]:
+    """Each day the page names, in the reader's words: worked out once per day and
+    language (a year of days is some 700 dates on the page)."""
+    d = stats["daily"]
+    days = {p["date"] for p in d["percentiles"]} | set(d["calendar"]) | set(d["voided"])
+    days |= {line["date"] for line in lines if line["date"]}
+    lang = i18n.current()
+    return {day: _long_date(lang, day) for day in days}
+
+
 def _render(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
     templates: Jinja2Templates = request.app.state.templates
+    context["day_names"] = _day_names(context["stats"], context["lines"])
     response = templates.TemplateResponse(
         request, "me.html", {"page": "me", **context}, status_code=status
     )

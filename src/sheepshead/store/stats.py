@@ -34,6 +34,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    bindparam,
     case,
     delete,
     func,
@@ -331,10 +332,9 @@ def recount(conn: Connection, player_id: str) -> None:
     _write_streaks(conn, player_id, streaks_of(list(days)))
 
 
-def settle(conn: Connection, player_id: str | None = None) -> None:
-    """Bring the percentiles of the days that could still move (not final) up to date
-    from the boards, in one statement (every player's without ``player_id``: the
-    migration's fill). A day becomes final once its end is stored."""
+def _percentile_now() -> Any:
+    """The player's percentile on the stat day's board as it last ranked (as the board's
+    own line works it out), a scalar subquery on ``StatDay``; None before it is ranked."""
     other = aliased(DailyResult)
     level = (
         select(func.count())
@@ -348,20 +348,58 @@ def settle(conn: Connection, player_id: str | None = None) -> None:
         (field <= 1, 50.0),
         else_=100.0 * (behind + (level - 1) / 2.0) / (field - 1),
     )
-    of_day = (
+    return (
         select(percentile)
         .select_from(DailyResult)
         .join(DailyDay, DailyDay.day == DailyResult.day)
         .where(DailyResult.day == StatDay.day, DailyResult.player_id == StatDay.player_id)
         .scalar_subquery()
     )
-    ended = select(DailyDay.ended_at.is_not(None)).where(DailyDay.day == StatDay.day)
-    where: list[ColumnElement[bool]] = [StatDay.final.is_(False)]
-    if player_id is not None:
-        where.append(StatDay.player_id == player_id)
-    conn.execute(
-        update(StatDay).where(*where).values(percentile=of_day, final=ended.scalar_subquery())
+
+
+def _settle_where(one_player: bool) -> list[ColumnElement[bool]]:
+    ended = (
+        select(DailyDay.day)
+        .where(DailyDay.day == StatDay.day, DailyDay.ended_at.is_not(None))
+        .exists()
     )
+    where: list[ColumnElement[bool]] = [StatDay.final.is_(False), ended]
+    if one_player:
+        where.append(StatDay.player_id == bindparam("player"))
+    return where
+
+
+# Built once: the statements a statistics read runs, the player bound at each run.
+_SETTLE_FIND = {
+    one: select(StatDay.day).where(*_settle_where(one)).limit(1) for one in (True, False)
+}
+_SETTLE = {
+    one: update(StatDay).where(*_settle_where(one)).values(percentile=_percentile_now(), final=True)
+    for one in (True, False)
+}
+_TALLIES = select(StatTally).where(StatTally.player_id == bindparam("player"))
+# A day still on has its percentile from the board as it stands (read, not kept: it
+# moves as others finish); a day over, the one kept.
+_DAYS = (
+    select(
+        StatDay.day,
+        StatDay.counted,
+        case((StatDay.final, StatDay.percentile), else_=_percentile_now()).label("percentile"),
+    )
+    .where(StatDay.player_id == bindparam("player"))
+    .order_by(StatDay.day)
+)
+
+
+def settle(conn: Connection, player_id: str | None = None) -> None:
+    """Keep the final percentile of the days that are over (their end stored) and not
+    settled yet, in one statement (every player's without ``player_id``: the
+    migration's fill). Nothing is written when there is no such day."""
+    one = player_id is not None
+    params = {"player": player_id} if one else {}
+    if conn.execute(_SETTLE_FIND[one], params).first() is None:
+        return
+    conn.execute(_SETTLE[one], params)
 
 
 class StatsStore:
@@ -407,23 +445,18 @@ class StatsStore:
             recount(conn, player_id)
 
     def figures(self, player_id: str) -> Figures:
-        """The tallies, the streaks and the days counted, percentiles brought up to
-        date for the days whose percentile could still move (today's, usually)."""
+        """The tallies, the streaks and the days counted with their percentiles (the
+        days over since the last read get theirs kept for good first)."""
         with self.engine.begin() as conn:
+            params = {"player": player_id}
             tallies = {
                 row.figure: Tally(row.figure, *(getattr(row, c) for c in COUNTS))
-                for row in conn.execute(select(StatTally).where(StatTally.player_id == player_id))
+                for row in conn.execute(_TALLIES, params).all()
             }
             streaks = _streaks(conn, player_id)
             settle(conn, player_id)
-            days = tuple(
-                PlayedDay(r.day, r.counted, r.percentile)
-                for r in conn.execute(
-                    select(StatDay.day, StatDay.counted, StatDay.percentile)
-                    .where(StatDay.player_id == player_id)
-                    .order_by(StatDay.day)
-                )
-            )
+            rows = conn.execute(_DAYS, params).all()
+        days = tuple(PlayedDay(r.day, r.counted, r.percentile) for r in rows)
         return Figures(tallies, streaks, days)
 
     def streaks(self, player_id: str) -> Streaks:
