@@ -212,7 +212,7 @@ def figures_of(line: HandLine) -> list[str]:
     return out
 
 
-def _counts(line: HandLine) -> dict[str, int]:
+def counts_of(line: HandLine) -> dict[str, int]:
     return {
         "hands": 1,
         "points": line.points,
@@ -279,7 +279,7 @@ def record_hand(
         )
     )
     if kind != "replay":
-        counts = _counts(line)
+        counts = counts_of(line)
         for figure in figures_of(line):
             _upsert(conn, player_id, figure, counts)
     return True
