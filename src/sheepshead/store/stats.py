@@ -479,18 +479,26 @@ class StatsStore:
             where.append(StatHand.kind == kind)
         if preset is not None:
             where.append(StatHand.preset == preset)
+        # The page first (an index range), then the seeds of its free hands: joining
+        # before the OFFSET would join every hand skipped.
+        page_ids = (
+            select(StatHand.id)
+            .where(*where)
+            .order_by(StatHand.id.desc())
+            .offset((page - 1) * size)
+            .limit(size)
+            .subquery()
+        )
         query = (
             select(StatHand, HandRow.seed)
+            .join(page_ids, page_ids.c.id == StatHand.id)
             .outerjoin(
                 HandRow,
                 (HandRow.game_id == StatHand.source)
                 & (HandRow.number == StatHand.number)
                 & (StatHand.kind == "free"),
             )
-            .where(*where)
             .order_by(StatHand.id.desc())
-            .offset((page - 1) * size)
-            .limit(size)
         )
         with self.engine.connect() as conn:
             total = conn.execute(
