@@ -230,11 +230,13 @@ def _aware(when: datetime) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
-def _upsert(conn: Connection, player_id: str, figure: str, counts: dict[str, int]) -> None:
-    """Add ``counts`` to the figure's row, made if missing: one statement, atomic on
+def _upsert(conn: Connection, player_id: str, figures: list[str], counts: dict[str, int]) -> None:
+    """Add ``counts`` to each figure's row, made if missing: one statement, atomic on
     both databases (a second tab's hand ending at the same time adds, never replaces)."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    stmt = dialect.insert(StatTally).values(player_id=player_id, figure=figure, **counts)
+    stmt = dialect.insert(StatTally).values(
+        [{"player_id": player_id, "figure": figure, **counts} for figure in figures]
+    )
     table = StatTally.__table__
     stmt = stmt.on_conflict_do_update(
         index_elements=["player_id", "figure"],
@@ -256,13 +258,12 @@ def record_hand(
 ) -> bool:
     """Add a finished hand to the player's history and, unless it is a replay, to their
     tallies. A hand already recorded (its source and number) is left alone: False."""
-    known = conn.execute(
-        select(StatHand.id).where(StatHand.source == source, StatHand.number == number)
-    ).first()
-    if known is not None:
-        return False
-    conn.execute(
-        insert(StatHand).values(
+    # One statement says whether the hand is new: a hand recorded already (its source
+    # and number) inserts nothing and adds nothing.
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    added = conn.execute(
+        dialect.insert(StatHand)
+        .values(
             player_id=player_id,
             kind=kind,
             preset=preset,
@@ -277,11 +278,13 @@ def record_hand(
             multiplier=line.multiplier,
             finished_at=at or _now(),
         )
-    )
+        .on_conflict_do_nothing(index_elements=["source", "number"])
+        .returning(StatHand.id)
+    ).first()
+    if added is None:
+        return False
     if kind != "replay":
-        counts = counts_of(line)
-        for figure in figures_of(line):
-            _upsert(conn, player_id, figure, counts)
+        _upsert(conn, player_id, figures_of(line), counts_of(line))
     return True
 
 
