@@ -30,7 +30,7 @@ from daily_helpers import (
     play_day,
     visitor,
 )
-from sheepshead import daily_game
+from sheepshead import bots, daily_game
 from sheepshead.store.daily_store import DailyStore
 
 DAY = NOON.date().isoformat()
@@ -118,7 +118,7 @@ def test_a_replay_of_today_is_refused_and_the_archive_replays_a_past_day(
     before = board(ann, date=DAY)
     past = ok(ann.get(f"/api/v1/daily/days/{DAY}"))
     assert past["seed"] == DAY_SEED.hex()
-    assert past["bot_version"] == "standard/1"
+    assert past["bot_version"] == f"standard/{bots.VERSION}"
     assert past["field"] == 2
     assert past["replay"] is None
     replay = ok(ann.post(f"/api/v1/daily/days/{DAY}/replays"), 201)["state"]

@@ -370,7 +370,13 @@ def share_symbol(share: float) -> str:
     return SHARE_SYMBOLS[-1][0]
 
 
-def share_line(day: date, score: float, shares: Sequence[float]) -> str:
-    """The spoiler-free line a player may paste anywhere: no cards, no game points."""
+#: Before the streak in the share line: days in a row.
+STREAK_SYMBOL = "\U0001f525"
+
+
+def share_line(day: date, score: float, shares: Sequence[float], streak: int = 0) -> str:
+    """The spoiler-free line a player may paste anywhere: no cards, no game points; with
+    the player's daily streak (``🔥3``: three days in a row) when there is one."""
     symbols = "".join(share_symbol(s) for s in shares)
-    return f"Sheepshead daily {day.isoformat()}: {score:.1f}% {symbols}"
+    line = f"Sheepshead daily {day.isoformat()}: {score:.1f}% {symbols}"
+    return f"{line} {STREAK_SYMBOL}{streak}" if streak > 0 else line

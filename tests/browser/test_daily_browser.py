@@ -99,6 +99,9 @@ def test_a_new_visitor_plays_the_daily_game_and_sees_themself_on_the_board(
             page.locator("#summary-next").click()
             wait_idle(page)
     expect(page.locator("#summary-next")).to_have_text("See the leaderboard")
+    # The result screen carries the streak and the countdown to the next day.
+    expect(page.locator("#daily-streak")).to_contain_text("Your streak: 1 day in a row.")
+    expect(page.locator("#daily-countdown")).to_contain_text("The next day starts in")
     # Played once, ranked: nothing offers a replay of today's deals.
     expect(page.get_by_role("button", name=re.compile("replay", re.I))).to_have_count(0)
     # So does the button on the table that takes the place of "Next hand".

@@ -21,6 +21,7 @@ from sheepshead.server import (
     errors,
     guide,
     i18n,
+    me,
     observability,
     pages,
     refused,
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(catalog.router)
     app.include_router(pages.router)
     app.include_router(daily_web.router)
+    app.include_router(me.router)
     app.include_router(guide.router)
     app.include_router(clubs.router)
     app.include_router(webapp.router)

@@ -21,6 +21,7 @@ from sheepshead.refusals import IllegalAction
 from sheepshead.server import refused
 from sheepshead.server.daily_service import Daily, DailyDep, NowDep, _refresh_now, day_players
 from sheepshead.server.identity import PlayerDep
+from sheepshead.server.me_record import daily_saved
 from sheepshead.server.observability import bots_thinking
 from sheepshead.server.refused import Refused
 from sheepshead.server.schemas import Conflict, Error
@@ -297,6 +298,8 @@ def _save(svc: Daily, attempt: Attempt, turn: Turn, played_from: str | None = No
         row = svc.store.day(attempt.day)
         assert row is not None  # the attempt's day row comes before the attempt
         _refresh(svc, row, after_result=True)
+    if saved:
+        daily_saved(svc.store.engine, attempt, table, points is not None)
     return saved
 
 

@@ -28,6 +28,7 @@ from sheepshead.server.pages import fingerprint_matches
 from sheepshead.server.players import router as players_router
 from sheepshead.server.schemas import Error
 from sheepshead.store.daily_store import Day
+from sheepshead.store.stats import StatsStore
 from sheepshead.table import names_for
 
 router = APIRouter(tags=["daily"])
@@ -190,6 +191,8 @@ def board(
         percentile = 50.0 if field <= 1 else 100.0 * (behind + (level - 1) / 2) / (field - 1)
         shares = [daily_game.share_percent(m, field) for m in mine.marks]
         score = daily_game.score_percent(mine.mp or 0, field)
+        # The streak as of today, on today's board only (a past day's line has none).
+        streak = 0 if over else StatsStore(svc.store.engine).streaks(mine.player_id).current(day)
         out["me"] = {
             "rank": mine.rank,
             "name": svc.shown(mine.player_id, mine.name),
@@ -198,7 +201,8 @@ def board(
             "percentile": round(percentile, 1),
             "points": list(mine.points),
             "shares": [round(s, 1) for s in shares],
-            "share_line": daily_game.share_line(day, score, shares),
+            "streak": streak,
+            "share_line": daily_game.share_line(day, score, shares, streak),
         }
     elif mine is not None:
         out["me"] = {

@@ -28,6 +28,7 @@ from typing import Any
 
 from sheepshead.match import Match, sheet_line
 from sheepshead.rules import Rules
+from sheepshead.server.me_record import free_hand_ended
 from sheepshead.server.observability import bots_thinking
 from sheepshead.store import Store, StoredGame, StoredHand
 from sheepshead.store.rates import Charge
@@ -363,3 +364,5 @@ class Tables:
         ended = [h.sheet for h in (*changed_hands, *added_hands) if h.sheet is not None]
         sheet = before.sheet + tuple(ended)
         self.live.put(game_id, Live(player_id, after, sheet))
+        if after.hand_over and not before.table.hand_over:
+            free_hand_ended(self.store.engine, player_id, game_id, after)

@@ -14,9 +14,11 @@ from sqlalchemy import Connection
 
 from sheepshead.store.clubs import forget_player as forget_clubs
 from sheepshead.store.identity import IdentityStore
+from sheepshead.store.stats import forget_player as forget_stats
 
-#: Run before the player's own rows go: memberships leave, a created club passes on.
-STEPS: tuple[Callable[[Connection, str], None], ...] = (forget_clubs,)
+#: Run before the player's own rows go: memberships leave, a created club passes on;
+#: the statistics, the history and the streak go.
+STEPS: tuple[Callable[[Connection, str], None], ...] = (forget_clubs, forget_stats)
 
 
 def delete_player(identities: IdentityStore, player_id: str) -> list[date]:

@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select, text, u
 from sheepshead.store.daily_models import DailyAddressPlay, DailyAttempt, DailyResult
 from sheepshead.store.daily_store import Attempt, DailyStore, Evidence
 from sheepshead.store.identity import DisplayName
+from sheepshead.store.stats import StatsStore
 
 #: How many days the evidence is kept for the moderators (``forget_addresses``).
 ADDRESS_DAYS = 30
@@ -219,6 +220,8 @@ class ModerationStore:
             )
         if done.rowcount != 1:
             return False
+        # The day stops counting in its player's streak.
+        StatsStore(self.engine).void_day(day, attempt_id)
         DailyStore(self.engine).refresh_board(day)
         return True
 

@@ -7,7 +7,7 @@
 // Nothing is dealt before the player presses Start.
 
 import { request } from "./api.js";
-import { list, num, percent, signed, t, zonedMoment } from "./i18n.js";
+import { list, num, percent, signed, t, tn, zonedMoment } from "./i18n.js";
 import { openSummary } from "./dialogs.js";
 import { showHint } from "./input.js";
 import { $, focusDecision, nextLabel, render } from "./render.js";
@@ -51,11 +51,58 @@ function drawBar() {
     $("daily-done-text").textContent = d.ranked
       ? t("You have played today's five deals: your result is on the leaderboard.")
       : t("Replay finished: it counts on no board.");
+    if (d.ranked && !archiveDay) drawStreak(d.next_day_starts);
   }
   if (archiveDay && d.finished && compared !== state.id) {
     compared = state.id;
     drawCompare();
   }
+}
+
+/** The streak, asked for once when today's ranked attempt is finished (`GET /me/stats`). */
+let streakShown = false;
+
+async function drawStreak(nextDay) {
+  if (streakShown) return;
+  streakShown = true;
+  startCountdown(nextDay);
+  let reply = null;
+  try {
+    reply = await request("GET", "/me/stats");
+  } catch {
+    return; // offline: the streak waits for the next visit
+  }
+  if (reply.kind !== "ok") return;
+  const d = reply.body.daily;
+  const node = $("daily-streak");
+  node.textContent = [
+    tn("Your streak: {n} day in a row.", "Your streak: {n} days in a row.", d.streak, { n: num(d.streak) }),
+    t("Best: {n}.", { n: num(d.best_streak) }),
+  ].join(" ");
+  node.append(" ");
+  const link = document.createElement("a");
+  link.href = "/me";
+  link.textContent = t("All your games");
+  node.append(link);
+  node.hidden = false;
+}
+
+/** "The next day starts in 5 h 12 min": ticks each half minute until the day turns. */
+function startCountdown(nextDay) {
+  const node = $("daily-countdown");
+  const end = Date.parse(nextDay);
+  if (!node || Number.isNaN(end)) return;
+  const tick = () => {
+    const minutes = Math.max(0, Math.ceil((end - Date.now()) / 60000));
+    node.textContent =
+      minutes > 0
+        ? t("The next day starts in {h} h {m} min.", { h: num(Math.floor(minutes / 60)), m: num(minutes % 60) })
+        : t("The next day has started: reload the page to play it.");
+    if (minutes <= 0) window.clearInterval(timer);
+  };
+  const timer = window.setInterval(tick, 30000);
+  tick();
+  node.hidden = false;
 }
 
 /** The replay last set beside the day's board: asked for once, when it finishes. */

@@ -17,9 +17,10 @@ const pct = percent;
 
 /** The share line in the page's language, if it is the server's usual one. */
 function shareLine(me, date) {
-  const m = /^Sheepshead daily \S+: [\d.]+% (\S*)$/.exec(me.share_line || "");
+  const m = /^Sheepshead daily \S+: [\d.]+% (\S*)( \u{1F525}\d+)?$/u.exec(me.share_line || "");
   if (!m) return me.share_line;
-  return t("Sheepshead daily {day}: {score} {symbols}", { day: day(date), score: pct(me.score), symbols: m[1] });
+  const line = t("Sheepshead daily {day}: {score} {symbols}", { day: day(date), score: pct(me.score), symbols: m[1] });
+  return m[2] ? line + m[2] : line;
 }
 
 function row(line) {

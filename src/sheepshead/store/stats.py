@@ -1,0 +1,542 @@
+"""A player's own statistics and history, kept up to date as hands end and daily
+attempts finish (migration ``stats_0001`` fills them for the players before it).
+
+- ``stat_hands``: the history, one line per finished hand (free play, ranked daily
+  deals, replays of past days), newest first by its id.
+- ``stat_tallies``: running sums per player and figure (``all``, ``role:<role>``,
+  ``pos:<1..n-1|dealer>``), bumped with one upsert per figure at each hand's end, so
+  that reading the statistics reads a handful of rows whatever the history's length.
+- ``stat_daily``: the daily days counted and the streaks (``hand_lines.Streaks``),
+  bumped when a ranked attempt finishes, recounted when a moderator voids a result.
+- ``stat_days``: the days counted, with the day's percentile once known (final when
+  the day's end is stored), for the chart and the calendar.
+
+Replays of past days are kept in the history only: the statistics count what was
+played blind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    Connection,
+    Date,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Mapped, aliased, mapped_column
+
+from sheepshead.store.daily_models import DailyDay, DailyResult
+from sheepshead.store.hand_lines import THROWN_IN, HandLine, Streaks, streaks_of
+from sheepshead.store.models import Base
+
+#: Lines of history per page.
+PAGE_SIZE = 20
+COUNTS = (
+    "hands",
+    "points",
+    "picks",
+    "picker_wins",
+    "wins",
+    "schneider_won",
+    "schneider_lost",
+    "no_trick_won",
+    "no_trick_lost",
+)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class StatHand(Base):
+    """One finished hand of a player's history."""
+
+    __tablename__ = "stat_hands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
+    #: ``free``, ``daily`` or ``replay`` (``hand_lines.KINDS``).
+    kind: Mapped[str] = mapped_column(String(8))
+    #: The rules' preset name, or ``custom``.
+    preset: Mapped[str] = mapped_column(String(32))
+    #: The game's id (free play) or the daily attempt's, and the hand's number in it.
+    source: Mapped[str] = mapped_column(String(32))
+    number: Mapped[int] = mapped_column(Integer)
+    #: The daily day of a daily deal or replay, else None.
+    day: Mapped[date | None] = mapped_column(Date, nullable=True)
+    players: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(12))
+    result: Mapped[str] = mapped_column(String(16))
+    points: Mapped[int] = mapped_column(Integer)
+    multiplier: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (
+        Index("ux_stat_hands_source_number", "source", "number", unique=True),
+        Index("ix_stat_hands_player_id", "player_id", "id"),
+    )
+
+
+class StatTally(Base):
+    """Running sums of one figure of one player's hands."""
+
+    __tablename__ = "stat_tallies"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    figure: Mapped[str] = mapped_column(String(16), primary_key=True)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    picks: Mapped[int] = mapped_column(Integer, default=0)
+    picker_wins: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    schneider_won: Mapped[int] = mapped_column(Integer, default=0)
+    schneider_lost: Mapped[int] = mapped_column(Integer, default=0)
+    no_trick_won: Mapped[int] = mapped_column(Integer, default=0)
+    no_trick_lost: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class StatDaily(Base):
+    """A player's daily days and streaks."""
+
+    __tablename__ = "stat_daily"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    days: Mapped[int] = mapped_column(Integer)
+    run: Mapped[int] = mapped_column(Integer)
+    run_end: Mapped[date | None] = mapped_column(Date, nullable=True)
+    best: Mapped[int] = mapped_column(Integer)
+
+
+class StatDay(Base):
+    """A daily day the player finished ranked."""
+
+    __tablename__ = "stat_days"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    attempt_id: Mapped[str] = mapped_column(String(32))
+    #: False once a moderator voided the result: the day no longer counts.
+    counted: Mapped[bool] = mapped_column(Boolean)
+    #: The share of the rest of the field the player was ahead of, as last worked out.
+    percentile: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: The percentile was worked out after the day's end: it no longer moves.
+    final: Mapped[bool] = mapped_column(Boolean)
+
+
+STAT_TABLES = (StatHand, StatTally, StatDaily, StatDay)
+
+
+# Values ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    figure: str
+    hands: int = 0
+    points: int = 0
+    picks: int = 0
+    picker_wins: int = 0
+    wins: int = 0
+    schneider_won: int = 0
+    schneider_lost: int = 0
+    no_trick_won: int = 0
+    no_trick_lost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedDay:
+    day: date
+    counted: bool
+    percentile: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """Everything the statistics page shows, as stored."""
+
+    tallies: dict[str, Tally]
+    streaks: Streaks
+    days: tuple[PlayedDay, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    kind: str
+    preset: str
+    source: str
+    number: int
+    day: date | None
+    players: int
+    position: int
+    role: str
+    result: str
+    points: int
+    multiplier: int
+    finished_at: datetime
+    #: A free-play hand's seed (hex), to review its deal; None for a daily deal.
+    seed: str | None
+
+
+def figures_of(line: HandLine) -> list[str]:
+    """The tallies a hand adds to."""
+    out = ["all", f"pos:{line.position_key}"]
+    if line.role != THROWN_IN:
+        out.append(f"role:{line.role}")
+    return out
+
+
+def counts_of(line: HandLine) -> dict[str, int]:
+    return {
+        "hands": 1,
+        "points": line.points,
+        "picks": int(line.picked),
+        "picker_wins": int(line.picker_won),
+        "wins": int(line.points > 0),
+        "schneider_won": int(line.schneider == "won"),
+        "schneider_lost": int(line.schneider == "lost"),
+        "no_trick_won": int(line.no_trick == "won"),
+        "no_trick_lost": int(line.no_trick == "lost"),
+    }
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def _upsert(conn: Connection, player_id: str, figures: list[str], counts: dict[str, int]) -> None:
+    """Add ``counts`` to each figure's row, made if missing: one statement, atomic on
+    both databases (a second tab's hand ending at the same time adds, never replaces)."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    stmt = dialect.insert(StatTally).values(
+        [{"player_id": player_id, "figure": figure, **counts} for figure in figures]
+    )
+    table = StatTally.__table__
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["player_id", "figure"],
+        set_={name: table.c[name] + stmt.excluded[name] for name in counts},
+    )
+    conn.execute(stmt)
+
+
+def record_hand(
+    conn: Connection,
+    player_id: str,
+    kind: str,
+    preset: str,
+    source: str,
+    number: int,
+    line: HandLine,
+    day: date | None = None,
+    at: datetime | None = None,
+) -> bool:
+    """Add a finished hand to the player's history and, unless it is a replay, to their
+    tallies. A hand already recorded (its source and number) is left alone: False."""
+    # One statement says whether the hand is new: a hand recorded already (its source
+    # and number) inserts nothing and adds nothing.
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    added = conn.execute(
+        dialect.insert(StatHand)
+        .values(
+            player_id=player_id,
+            kind=kind,
+            preset=preset,
+            source=source,
+            number=number,
+            day=day,
+            players=line.players,
+            position=line.position,
+            role=line.role,
+            result=line.result,
+            points=line.points,
+            multiplier=line.multiplier,
+            finished_at=at or _now(),
+        )
+        .on_conflict_do_nothing(index_elements=["source", "number"])
+        .returning(StatHand.id)
+    ).first()
+    if added is None:
+        return False
+    if kind != "replay":
+        _upsert(conn, player_id, figures_of(line), counts_of(line))
+    return True
+
+
+def _write_streaks(conn: Connection, player_id: str, streaks: Streaks) -> None:
+    values = {
+        "days": streaks.days,
+        "run": streaks.run,
+        "run_end": streaks.end,
+        "best": streaks.best,
+    }
+    done = conn.execute(update(StatDaily).where(StatDaily.player_id == player_id).values(values))
+    if done.rowcount == 0:
+        conn.execute(insert(StatDaily).values(player_id=player_id, **values))
+
+
+def _streaks(conn: Connection, player_id: str) -> Streaks:
+    row = conn.execute(select(StatDaily).where(StatDaily.player_id == player_id)).first()
+    if row is None:
+        return Streaks()
+    return Streaks(row.days, row.run, row.run_end, row.best)
+
+
+def count_day(conn: Connection, player_id: str, day: date, attempt_id: str) -> None:
+    """A ranked attempt of ``day`` finished with its result on the board: the day counts."""
+    known = conn.execute(
+        select(StatDay.day).where(StatDay.player_id == player_id, StatDay.day == day)
+    ).first()
+    if known is not None:
+        return
+    conn.execute(
+        insert(StatDay).values(
+            player_id=player_id,
+            day=day,
+            attempt_id=attempt_id,
+            counted=True,
+            percentile=None,
+            final=False,
+        )
+    )
+    _write_streaks(conn, player_id, _streaks(conn, player_id).add(day))
+
+
+def recount(conn: Connection, player_id: str) -> None:
+    """Work the streaks out again from the days that count (after a voided result)."""
+    days = conn.execute(
+        select(StatDay.day).where(StatDay.player_id == player_id, StatDay.counted.is_(True))
+    ).scalars()
+    _write_streaks(conn, player_id, streaks_of(list(days)))
+
+
+def _percentile_now() -> Any:
+    """The player's percentile on the stat day's board as it last ranked (as the board's
+    own line works it out), a scalar subquery on ``StatDay``; None before it is ranked."""
+    other = aliased(DailyResult)
+    level = (
+        select(func.count())
+        .where(other.day == DailyResult.day, other.rank == DailyResult.rank)
+        .scalar_subquery()
+    )
+    field = DailyDay.field
+    behind = field - (DailyResult.rank - 1) - level
+    percentile = case(
+        (DailyResult.rank.is_(None), None),
+        (field <= 1, 50.0),
+        else_=100.0 * (behind + (level - 1) / 2.0) / (field - 1),
+    )
+    return (
+        select(percentile)
+        .select_from(DailyResult)
+        .join(DailyDay, DailyDay.day == DailyResult.day)
+        .where(DailyResult.day == StatDay.day, DailyResult.player_id == StatDay.player_id)
+        .scalar_subquery()
+    )
+
+
+def _settle_where(one_player: bool) -> list[ColumnElement[bool]]:
+    ended = (
+        select(DailyDay.day)
+        .where(DailyDay.day == StatDay.day, DailyDay.ended_at.is_not(None))
+        .exists()
+    )
+    where: list[ColumnElement[bool]] = [StatDay.final.is_(False), ended]
+    if one_player:
+        where.append(StatDay.player_id == bindparam("player"))
+    return where
+
+
+# Built once: the statements a statistics read runs, the player bound at each run.
+_SETTLE_FIND = {
+    one: select(StatDay.day).where(*_settle_where(one)).limit(1) for one in (True, False)
+}
+_SETTLE = {
+    one: update(StatDay).where(*_settle_where(one)).values(percentile=_percentile_now(), final=True)
+    for one in (True, False)
+}
+_TALLIES = select(StatTally).where(StatTally.player_id == bindparam("player"))
+# A day still on has its percentile from the board as it stands (read, not kept: it
+# moves as others finish); a day over, the one kept.
+_DAYS = (
+    select(
+        StatDay.day,
+        StatDay.counted,
+        case((StatDay.final, StatDay.percentile), else_=_percentile_now()).label("percentile"),
+    )
+    .where(StatDay.player_id == bindparam("player"))
+    .order_by(StatDay.day)
+)
+
+
+def settle(conn: Connection, player_id: str | None = None) -> None:
+    """Keep the final percentile of the days that are over (their end stored) and not
+    settled yet, in one statement (every player's without ``player_id``: the
+    migration's fill). Nothing is written when there is no such day."""
+    one = player_id is not None
+    params = {"player": player_id} if one else {}
+    if conn.execute(_SETTLE_FIND[one], params).first() is None:
+        return
+    conn.execute(_SETTLE[one], params)
+
+
+class StatsStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def record_hands(
+        self,
+        player_id: str,
+        kind: str,
+        preset: str,
+        source: str,
+        lines: Iterable[tuple[int, HandLine]],
+        day: date | None = None,
+    ) -> int:
+        """Record finished hands (number, line) in one transaction; returns how many
+        were new."""
+        with self.engine.begin() as conn:
+            return sum(
+                record_hand(conn, player_id, kind, preset, source, n, line, day)
+                for n, line in lines
+            )
+
+    def count_day(self, player_id: str, day: date, attempt_id: str) -> None:
+        with self.engine.begin() as conn:
+            count_day(conn, player_id, day, attempt_id)
+
+    def void_day(self, day: date, attempt_id: str) -> None:
+        """A moderator voided the attempt's result: its day stops counting."""
+        with self.engine.begin() as conn:
+            player_id = conn.execute(
+                select(StatDay.player_id).where(
+                    StatDay.day == day, StatDay.attempt_id == attempt_id
+                )
+            ).scalar()
+            if player_id is None:
+                return
+            conn.execute(
+                update(StatDay)
+                .where(StatDay.player_id == player_id, StatDay.day == day)
+                .values(counted=False, percentile=None, final=True)
+            )
+            recount(conn, player_id)
+
+    def figures(self, player_id: str) -> Figures:
+        """The tallies, the streaks and the days counted with their percentiles (the
+        days over since the last read get theirs kept for good first)."""
+        with self.engine.begin() as conn:
+            params = {"player": player_id}
+            tallies = {
+                row.figure: Tally(row.figure, *(getattr(row, c) for c in COUNTS))
+                for row in conn.execute(_TALLIES, params).all()
+            }
+            streaks = _streaks(conn, player_id)
+            settle(conn, player_id)
+            rows = conn.execute(_DAYS, params).all()
+        days = tuple(PlayedDay(r.day, r.counted, r.percentile) for r in rows)
+        return Figures(tallies, streaks, days)
+
+    def streaks(self, player_id: str) -> Streaks:
+        with self.engine.connect() as conn:
+            return _streaks(conn, player_id)
+
+    def history(
+        self,
+        player_id: str,
+        page: int,
+        kind: str | None = None,
+        preset: str | None = None,
+        size: int = PAGE_SIZE,
+    ) -> tuple[int, list[HistoryLine]]:
+        """The number of hands (with the filters) and page ``page`` (from 1), newest first."""
+        from sheepshead.store.models import HandRow
+
+        where: list[Any] = [StatHand.player_id == player_id]
+        if kind is not None:
+            where.append(StatHand.kind == kind)
+        if preset is not None:
+            where.append(StatHand.preset == preset)
+        # The page first (an index range), then the seeds of its free hands: joining
+        # before the OFFSET would join every hand skipped.
+        page_ids = (
+            select(StatHand.id)
+            .where(*where)
+            .order_by(StatHand.id.desc())
+            .offset((page - 1) * size)
+            .limit(size)
+            .subquery()
+        )
+        query = (
+            select(StatHand, HandRow.seed)
+            .join(page_ids, page_ids.c.id == StatHand.id)
+            .outerjoin(
+                HandRow,
+                (HandRow.game_id == StatHand.source)
+                & (HandRow.number == StatHand.number)
+                & (StatHand.kind == "free"),
+            )
+            .order_by(StatHand.id.desc())
+        )
+        with self.engine.connect() as conn:
+            total = conn.execute(
+                select(func.count()).select_from(StatHand).where(*where)
+            ).scalar_one()
+            rows = conn.execute(query).all()
+        return int(total), [_history_line(r) for r in rows]
+
+    def delete_player(self, player_id: str) -> None:
+        """Everything kept here about the player (their identity is being deleted)."""
+        with self.engine.begin() as conn:
+            forget_player(conn, player_id)
+
+
+def _history_line(row: Any) -> HistoryLine:
+    return HistoryLine(
+        kind=row.kind,
+        preset=row.preset,
+        source=row.source,
+        number=row.number,
+        day=row.day,
+        players=row.players,
+        position=row.position,
+        role=row.role,
+        result=row.result,
+        points=row.points,
+        multiplier=row.multiplier,
+        finished_at=_aware(row.finished_at),
+        seed=None if row.seed is None else bytes(row.seed).hex(),
+    )
+
+
+def forget_player(conn: Connection, player_id: str) -> None:
+    """Everything kept here about the player, in the transaction deleting them
+    (``store/forget.py``)."""
+    # Explicit, not only ON DELETE CASCADE: SQLite enforces it only with the pragma.
+    for table in STAT_TABLES:
+        conn.execute(delete(table).where(table.player_id == player_id))
