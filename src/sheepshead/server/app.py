@@ -16,6 +16,7 @@ from sheepshead.server import (
     api,
     daily,
     errors,
+    friends,
     guide,
     i18n,
     observability,
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(daily.router)
     app.include_router(guide.router)
+    friends.install(app)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(i18n.LocaleMiddleware)
