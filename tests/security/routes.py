@@ -19,6 +19,9 @@ SAMPLES: dict[str, Any] = {
     "code": "ABCD-EFGH-JKMN",
     "rules": {},
     "level": "standard",
+    "seconds": None,
+    "hints": False,
+    "message": "hello",
 }
 
 
@@ -56,7 +59,9 @@ def operations(client: TestClient) -> list[Operation]:
         for method, operation in methods.items():
             body = None
             if "requestBody" in operation:
-                ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+                schema = operation["requestBody"]["content"]["application/json"]["schema"]
+                # An optional body is anyOf its model and null.
+                ref = next(s["$ref"] for s in schema.get("anyOf", [schema]) if "$ref" in s)
                 body = schemas[ref.rsplit("/", 1)[-1]]
             found.append(Operation(method, path, body))
     return found

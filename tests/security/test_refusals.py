@@ -93,6 +93,7 @@ def test_head_answers_every_get_route_as_get_does_without_a_body(app: FastAPI) -
     attempt = played_daily_deal(client)
     static = re.search(r"/static/([^\"]+\.css)", client.get("/play").text)
     assert static is not None
+    table = client.post("/api/v1/tables", json={"name": "Heady"}).json()["code"]
     # Each path parameter as a player meets it: their game, their attempt, a page.
     values = {
         "game_id": state["id"],
@@ -104,6 +105,7 @@ def test_head_answers_every_get_route_as_get_does_without_a_body(app: FastAPI) -
         "path": static.group(1),
         # A day nobody played: the archive says so (404), to GET and HEAD alike.
         "day": "2020-01-01",
+        "code": table,
     }
     paths = get_paths(app)
     assert len(paths) >= 30, paths
@@ -133,7 +135,7 @@ def test_no_read_by_get_or_head_makes_an_identity(make_app: MakeApp) -> None:
     before = players(app)
     values = {"game_id": "a" * 32, "number": "1", "attempt_id": "b" * 32, "anchor": "called-ace"}
     values |= {"name": sorted(guide.EXAMPLES)[0], "slug": "scoring", "path": "img/icon.svg"}
-    values |= {"day": "2020-01-01"}
+    values |= {"day": "2020-01-01", "code": "A" * 16}
     for template in get_paths(app):
         path = re.sub(r"{(\w+)}", lambda m: values[m.group(1)], template)
         for method in ("GET", "HEAD"):
