@@ -14,13 +14,12 @@ for them until they act again or reconnect) or their socket has gone
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sheepshead.game import Game
 from sheepshead.names import NameRefused, check_name, player_label
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
@@ -30,7 +29,15 @@ from sheepshead.server.tables import Tables, new_seed
 from sheepshead.store import StoredGame, StoredHand
 from sheepshead.store.daily import DailyStore, NameTaken
 from sheepshead.store.friends import FriendsStore, StoredTable, Write, now
-from sheepshead.table import BadAction, Table, TableConflict, Turn, check_level, hand_events
+from sheepshead.table import (
+    BadAction,
+    Event,
+    Table,
+    TableConflict,
+    Turn,
+    check_level,
+    hand_events,
+)
 
 #: The decision clocks a table may have (seconds; None: no clock).
 CLOCKS: tuple[int | None, ...] = (None, 15, 30, 60)
@@ -92,7 +99,7 @@ class Friends:
     def __init__(self, store: FriendsStore, tables: Tables, secret: bytes) -> None:
         self.store = store
         self.tables = tables
-        self.names = DailyStore(store.engine)
+        self.names = DailyStore(store.engine)  # the daily's names are the table's
         self.secret = secret
 
     # Reading -------------------------------------------------------------------------
@@ -120,19 +127,22 @@ class Friends:
         return stored
 
     def names_of(self, stored: StoredTable) -> list[str]:
+        """Each seat's name: a person's display name (their label if it has none or
+        it is hidden), a computer player's seat name."""
+        people = [s.player_id for s in stored.seats if s.player_id is not None]
+        shown = self.store.names(people)
         names = []
         for seat in stored.seats:
             if seat.player_id is None:
                 names.append(COMPUTER_NAMES[seat.seat])
-                continue
-            name = self.names.name_of(seat.player_id)
-            shown = name[0] if name is not None and not name[1] else None
-            names.append(shown or player_label(self.secret, seat.player_id))
+            else:
+                name = shown.get(seat.player_id)
+                names.append(name or player_label(self.secret, seat.player_id))
         return names
 
-    def lobby(self, stored: StoredTable) -> dict[str, Any]:
+    def lobby(self, stored: StoredTable, names: list[str] | None = None) -> dict[str, Any]:
         """What anyone holding the code may see: seats, names, rules, level, clock."""
-        names = self.names_of(stored)
+        names = self.names_of(stored) if names is None else names
         at = now()
         host = stored.seat_of(stored.host_id) if stored.host_id else None
         return {
@@ -152,9 +162,15 @@ class Friends:
             "stamp": stored.stamp,
         }
 
-    def state(self, stored: StoredTable, seat: int | None, table: Table | None) -> dict[str, Any]:
+    def state(
+        self,
+        stored: StoredTable,
+        seat: int | None,
+        table: Table | None,
+        names: list[str] | None = None,
+    ) -> dict[str, Any]:
         """``seat``'s state (the lobby's fields too); the lobby alone for a visitor."""
-        lobby = self.lobby(stored)
+        lobby = self.lobby(stored, names)
         if seat is None:
             return lobby
         if table is None:
@@ -175,7 +191,12 @@ class Friends:
         return self.state(stored, stored.seat_of(player), self.restore(stored))
 
     def events_since(
-        self, stored: StoredTable, table: Table | None, seat: int, version: int
+        self,
+        stored: StoredTable,
+        table: Table | None,
+        seat: int,
+        version: int,
+        names: list[str] | None = None,
     ) -> list[dict[str, Any]]:
         """The events ``seat`` has not seen since ``version``, as it may see them:
         [] when the current hand began after it (the state then says it all)."""
@@ -186,8 +207,9 @@ class Friends:
         if version < hand_start:
             return []
         every = hand_events(game)
-        seen = len(hand_events(_replayed(game, version - hand_start)))
-        return seat_events(every[seen:], seat, game, self.names_of(stored))
+        seen = _events_of_moves(every, version - hand_start)
+        names = self.names_of(stored) if names is None else names
+        return seat_events(every[seen:], seat, game, names)
 
     # Writing -------------------------------------------------------------------------
 
@@ -493,12 +515,16 @@ def _stored_hand(number: int, seed: bytes, moves: list[str], done: bool) -> Stor
     return StoredHand(number, seed, tuple(moves), done)
 
 
-def _replayed(game: Game, moves: int) -> Game:
-    """The hand after its first ``moves`` moves."""
-    state = Game.from_deal(game.rules, game.dealer, game.dealt, game.blind, game.multiplier)
-    for move in game.moves[:moves]:
-        state = state.apply_move(move)
-    return state
+def _events_of_moves(events: Sequence[Event], moves: int) -> int:
+    """How many of a hand's events its first ``moves`` moves made: each move makes one
+    event, and a play may add a trick's and the last move the hand's."""
+    started = 0
+    for index, event in enumerate(events):
+        if event.type not in ("trick", "hand"):
+            if started == moves:
+                return index
+            started += 1
+    return len(events)
 
 
 def _code_shape(code: str) -> bool:

@@ -164,11 +164,16 @@ class Hub:
         if stored is None:
             return []
         table = friends.restore(stored)
+        names = friends.names_of(stored)
         out = []
         for conn in conns:
             seat = stored.seat_of(conn.player)
-            state = friends.state(stored, seat, table)
-            events = [] if seat is None else friends.events_since(stored, table, seat, conn.version)
+            state = friends.state(stored, seat, table, names)
+            events = (
+                []
+                if seat is None
+                else friends.events_since(stored, table, seat, conn.version, names)
+            )
             if table is not None:
                 conn.version = table.version
             out.append((conn, {"type": "state", "state": state, "events": events}))

@@ -41,6 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+from sheepshead.store.daily import DisplayName
 from sheepshead.store.games import StoredHand, new_id
 from sheepshead.store.models import Base
 
@@ -459,6 +460,18 @@ class FriendsStore:
                 .values(live_until=until)
             )
             return done.rowcount == 1
+
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The display names these players may be shown by (none hidden), in one read."""
+        if not player_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(DisplayName.player_id, DisplayName.text).where(
+                    DisplayName.player_id.in_(list(player_ids)), DisplayName.hidden.is_(False)
+                )
+            ).all()
+        return {r.player_id: r.text for r in rows}
 
     def stamps(self, table_ids: Sequence[str]) -> dict[str, int]:
         """Each table's stamp: to find what a lost wake-up missed."""
