@@ -8,6 +8,7 @@ both routers.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -236,6 +237,30 @@ def say(code: str, body: MessageIn, player: PlayerDep, friends: FriendsDep) -> R
     except Refusal as exc:
         return _refused(exc)
     return Response(status_code=204)
+
+
+@router.get(
+    "/{code}/hands/{number}/record",
+    responses={
+        200: {"content": {"application/json": {}}, "description": "The hand record"},
+        **_doc(403, 404),
+    },
+)
+def hand_record(code: str, number: int, player: KnownPlayerDep, friends: FriendsDep) -> Response:
+    """A finished hand's record (hand-record.md), as a file to download (seated only)."""
+    try:
+        record = friends.record(code, player or "", number)
+    except Refusal as exc:
+        return _refused(exc)
+    return Response(
+        json.dumps(record, indent=1) + "\n",
+        media_type="application/json",
+        headers={
+            "content-disposition": (
+                f'attachment; filename="sheepshead-friends-{code[:6]}-hand-{number}.json"'
+            )
+        },
+    )
 
 
 def _step(friends: Friends, step: Step, turn: Any, player: str) -> dict[str, Any]:

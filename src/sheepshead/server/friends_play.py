@@ -190,6 +190,17 @@ class Friends:
         stored = self.load(code)
         return self.state(stored, stored.seat_of(player), self.restore(stored))
 
+    def record(self, code: str, player: str, number: int) -> dict[str, Any]:
+        """A finished hand's record, for a seated person."""
+        stored = self.load(code)
+        if stored.seat_of(player) is None:
+            raise Refusal(403, "you have no seat at this table", "not-seated")
+        table = self.restore(stored)
+        record = None if table is None else table.hand_record(number)
+        if record is None:
+            raise Refusal(404, f"hand {number} is not over", "hand-not-over")
+        return record
+
     def events_since(
         self,
         stored: StoredTable,
