@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import update
 from starlette.websockets import WebSocketDisconnect
 
 from api.helpers import Json, TestClient, identify, make_client
 from sheepshead.server import Settings, create_app
 from sheepshead.server.settings import Rate
+from sheepshead.store.friends import FriendTableRow, now
 
 API = "/api/v1/tables"
 
@@ -257,3 +260,52 @@ def test_a_socket_from_another_site_or_without_identity_is_refused(
         pass
     with pytest.raises(WebSocketDisconnect), make_client(app).websocket_connect(url):
         pass
+
+
+def _past(app: FastAPI, code: str, **values: Any) -> None:
+    with app.state.engine.begin() as conn:
+        conn.execute(update(FriendTableRow).where(FriendTableRow.code == code).values(**values))
+
+
+def test_a_run_out_clock_hands_the_seat_to_the_computer_until_its_person_is_back(
+    app: FastAPI, table: tuple[str, dict[int, TestClient]]
+) -> None:
+    code, clients = table
+    clients[0].post(f"{API}/{code}/start")
+    before = clients[0].get(f"{API}/{code}").json()
+    waiting = before["turn"]
+    _past(app, code, deadline=now() - timedelta(seconds=1))
+    friends = app.state.friends
+    friends.tick(code)
+    friends.tick(code)  # a second ticker (another process) finds nothing left to do
+    after = clients[0].get(f"{API}/{code}").json()
+    assert after["version"] > before["version"] and after["covered"] == [waiting]
+    assert after["turn"] != waiting or after["hand_over"]
+    # The person is back with a socket: the seat is theirs again.
+    with clients[waiting].websocket_connect(f"{API}/{code}/live") as ws:
+        assert ws.receive_json()["state"]["covered"] == []
+
+
+def test_nothing_is_played_while_nobody_is_there_and_an_idle_table_closes(
+    app: FastAPI, table: tuple[str, dict[int, TestClient]]
+) -> None:
+    code, clients = table
+    clients[0].post(f"{API}/{code}/start")
+    url = f"{API}/{code}/live"
+    with (
+        clients[0].websocket_connect(url) as a,
+        clients[1].websocket_connect(url) as b,
+        clients[2].websocket_connect(url) as c,
+    ):
+        for ws in (a, b, c):
+            ws.receive_json()
+    # Every socket closed: the computer stood in for at most the seat to act then...
+    gone = clients[0].get(f"{API}/{code}").json()
+    assert sorted(gone["away"]) == [0, 1, 2]
+    _past(app, code, deadline=now() - timedelta(seconds=1))
+    app.state.friends.tick(code)
+    # ... and nothing more is played while nobody is there.
+    assert clients[0].get(f"{API}/{code}").json()["version"] == gone["version"]
+    _past(app, code, acted_at=now() - timedelta(hours=2))
+    app.state.friends.tick(code)
+    assert clients[0].get(f"{API}/{code}").status_code == 404

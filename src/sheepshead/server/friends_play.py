@@ -122,7 +122,7 @@ class Friends:
 
     def load(self, code: str) -> StoredTable:
         stored = self.store.load(code) if _code_shape(code) else None
-        if stored is None:
+        if stored is None or stored.status == "closed":
             raise not_found()
         return stored
 
