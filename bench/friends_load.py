@@ -50,6 +50,8 @@ class Figures:
     reply: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     hands: int = 0
+    #: When every table had started (perf_counter).
+    setup: float = 0.0
 
 
 @dataclass
@@ -145,13 +147,10 @@ class Person:
             self.figures.errors.append(f"next-hand {reply.status_code}")
 
 
-async def one_table(
-    base: str, n: int, figures: Figures, args: argparse.Namespace, stop: float
-) -> None:
-    rng = random.Random(n)
-    people = [
-        Person(base, f"Load{n}x{k}", figures, (args.think_min, args.think_max)) for k in range(3)
-    ]
+async def one_table(base: str, n: int, figures: Figures, args: argparse.Namespace) -> Seated:
+    """A table opened, joined and started: its people, not yet listening."""
+    think = (args.think_min, args.think_max)
+    people = [Person(base, f"Load{n}x{k}", figures, think) for k in range(3)]
     for person in people:
         await person.identify()
     created = await people[0].http.post(API, json={"rules": {}, "level": args.level})
@@ -163,10 +162,23 @@ async def one_table(
         joined.raise_for_status()
         person.seat = joined.json()["seat"]
     (await people[0].http.post(f"{API}/{table.code}/start")).raise_for_status()
+    return Seated(table, people, random.Random(n))
+
+
+@dataclass
+class Seated:
+    table: Table
+    people: list[Person]
+    rng: random.Random
+
+
+async def play(seated: Seated, stop: float) -> None:
     try:
-        await asyncio.gather(*(p.live(table, stop, rng) for p in people))
+        await asyncio.gather(*(p.live(seated.table, stop, seated.rng) for p in seated.people))
     finally:
-        for person in people:
+        for person in seated.people:
+            for task in list(person.tasks):
+                task.cancel()
             await person.http.aclose()
 
 
@@ -183,9 +195,18 @@ def worker_memory(pid: int) -> list[int]:
 
 
 async def drive(base: str, args: argparse.Namespace) -> Figures:
+    """Open every table (a few at a time), then play for ``--duration`` seconds."""
     figures = Figures()
+    gate = asyncio.Semaphore(10)
+
+    async def opened(n: int) -> Seated:
+        async with gate:
+            return await one_table(base, n, figures, args)
+
+    tables = await asyncio.gather(*(opened(n) for n in range(args.tables)))
+    figures.setup = time.perf_counter()
     stop = time.monotonic() + args.duration
-    await asyncio.gather(*(one_table(base, n, figures, args, stop) for n in range(args.tables)))
+    await asyncio.gather(*(play(t, stop) for t in tables))
     return figures
 
 
@@ -209,14 +230,16 @@ def main() -> int:
         try:
             started = time.perf_counter()
             figures = asyncio.run(drive(server.url, args))
-            elapsed = time.perf_counter() - started
+            elapsed = time.perf_counter() - figures.setup
+            opening = figures.setup - started
             assert server.process is not None
             memory = worker_memory(server.process.pid)
         finally:
             server.stop()
     p50, p99 = percentile(figures.update, 50), percentile(figures.update, 99)
     out = sys.stdout
-    out.write(f"{args.tables} tables x 3 people, {args.workers} workers, {elapsed:.0f} s\n")
+    tables = f"{args.tables} tables x 3 people, {args.workers} workers"
+    out.write(f"{tables}: opened in {opening:.0f} s, then played {elapsed:.0f} s\n")
     update = f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms"
     out.write(f"socket updates to other seats: {len(figures.update)}, {update}\n")
     r50, r99 = percentile(figures.reply, 50), percentile(figures.reply, 99)

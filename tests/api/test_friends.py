@@ -309,3 +309,18 @@ def test_nothing_is_played_while_nobody_is_there_and_an_idle_table_closes(
     _past(app, code, acted_at=now() - timedelta(hours=2))
     app.state.friends.tick(code)
     assert clients[0].get(f"{API}/{code}").status_code == 404
+
+
+def test_the_openapi_document_lists_the_friends_endpoints(client: TestClient) -> None:
+    paths = client.get("/api/v1/openapi.json").json()["paths"]
+    assert {
+        "/api/v1/tables",
+        "/api/v1/tables/{code}",
+        "/api/v1/tables/{code}/seats",
+        "/api/v1/tables/{code}/start",
+        "/api/v1/tables/{code}/actions",
+        "/api/v1/tables/{code}/next-hand",
+    } <= set(paths)
+    assert {"200", "403", "404", "409", "422"} <= set(
+        paths["/api/v1/tables/{code}/actions"]["post"]["responses"]
+    )
