@@ -76,8 +76,7 @@ class Person:
         self.tasks: set[asyncio.Future[None]] = set()
 
     async def identify(self) -> None:
-        reply = await self.http.put("/api/v1/daily/me/name", json={"name": self.name})
-        reply.raise_for_status()
+        await send(self.http, "PUT", "/api/v1/daily/me/name", json={"name": self.name})
 
     async def live(self, table: Table, stop: float, rng: random.Random) -> None:
         url = self.base.replace("http", "ws") + f"{API}/{table.code}/live"
@@ -147,21 +146,35 @@ class Person:
             self.figures.errors.append(f"next-hand {reply.status_code}")
 
 
+async def send(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> httpx.Response:
+    """A setup request, tried again when the connection was closed under it (a kept-alive
+    connection the server closed at the same moment)."""
+    for attempt in range(3):
+        try:
+            reply = await client.request(method, url, **kw)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            await asyncio.sleep(0.5)
+            continue
+        reply.raise_for_status()
+        return reply
+    raise AssertionError("unreachable")
+
+
 async def one_table(base: str, n: int, figures: Figures, args: argparse.Namespace) -> Seated:
     """A table opened, joined and started: its people, not yet listening."""
     think = (args.think_min, args.think_max)
     people = [Person(base, f"Load{n}x{k}", figures, think) for k in range(3)]
     for person in people:
         await person.identify()
-    created = await people[0].http.post(API, json={"rules": {}, "level": args.level})
-    created.raise_for_status()
+    created = await send(people[0].http, "POST", API, json={"level": args.level})
     table = Table(created.json()["code"])
     people[0].seat = 0
     for person in people[1:]:
-        joined = await person.http.post(f"{API}/{table.code}/seats")
-        joined.raise_for_status()
+        joined = await send(person.http, "POST", f"{API}/{table.code}/seats")
         person.seat = joined.json()["seat"]
-    (await people[0].http.post(f"{API}/{table.code}/start")).raise_for_status()
+    await send(people[0].http, "POST", f"{API}/{table.code}/start")
     return Seated(table, people, random.Random(n))
 
 

@@ -77,11 +77,13 @@ def app(make_app: MakeApp) -> FastAPI:
 
 
 #: GET routes whose answer to this test's player is a refusal, and which: a record of
-#: today's daily deal waits for the day's end; no day in the archive was played.
+#: today's daily deal waits for the day's end; no day in the archive was played; the
+#: friends' table has not started, so it has no finished hand.
 REFUSED = {
     "/api/v1/daily/attempts/{attempt_id}/deals/{number}/record": 409,
     "/api/v1/daily/days/{day}": 404,
     "/daily/{day}": 404,
+    "/api/v1/tables/{code}/hands/{number}/record": 404,
 }
 
 
