@@ -99,6 +99,9 @@ class Table:
     #: The version of the bots' play (one of ``bots.versions()``), None for this code's:
     #: a daily game keeps its day's.
     bot_version: str | None = None
+    #: The seats a person plays: the computer players act for every other seat. A
+    #: friends' table sets it (``replace``) to the seats whose players are there.
+    humans: frozenset[int] = frozenset({HUMAN})
 
     # Building -----------------------------------------------------------
 
@@ -228,8 +231,9 @@ class Table:
 
     # Acting -------------------------------------------------------------
 
-    def act(self, action_text: str, version: int) -> Turn:
-        """Apply the human's action, then the bots' up to the human's next decision.
+    def act(self, action_text: str, version: int, seat: int = HUMAN) -> Turn:
+        """Apply a person's action (``seat``'s), then the bots' up to the next decision
+        of a seat in ``humans``.
 
         Raises StaleVersion, TableConflict (the hand is over), BadAction (unreadable
         text) or IllegalAction (the engine's reason); the table is unchanged then.
@@ -238,7 +242,7 @@ class Table:
         game = self.match.current
         if game is None:
             raise TableConflict("the hand is over: deal the next hand", "deal-next-hand")
-        if game.turn != HUMAN:
+        if game.turn != seat:
             raise TableConflict(
                 f"it is {NAMES[game.turn or 0]}'s turn, not yours",
                 "not-your-turn",
@@ -248,11 +252,21 @@ class Table:
             action = parse_action(action_text)
         except ValueError as exc:
             raise BadAction(f"cannot read the action {action_text!r}: {exc}") from None
-        refusal = game.refusal(Move(HUMAN, action))
+        refusal = game.refusal(Move(seat, action))
         if refusal is not None:
             raise IllegalAction(refusal)
         events: list[Event] = []
         return self._apply(action, events)._run_bots(events)
+
+    def cover(self, version: int) -> Turn:
+        """The computer player decides for the seat whose turn it is (a person whose
+        clock ran out, or who is away), then the bots run as after ``act``."""
+        self._check_version(version)
+        game = self.match.current
+        if game is None:
+            raise TableConflict("the hand is over: deal the next hand", "deal-next-hand")
+        events: list[Event] = []
+        return self._apply(_bot_action(self, game), events)._run_bots(events)
 
     def next_hand(self, seed: bytes, version: int) -> Turn:
         """Deal the next hand (only once the current one is over) and run the bots."""
@@ -289,7 +303,7 @@ class Table:
         table = self
         while True:
             game = table.match.current
-            if game is None or game.turn == HUMAN:
+            if game is None or game.turn in table.humans:
                 return Turn(table, tuple(events))
             assert game.turn is not None
             table = table._apply(_bot_action(table, game), events)
@@ -297,9 +311,13 @@ class Table:
     # What seat 0 may see ---------------------------------------------------
 
     def state(
-        self, sealed: bool = False, sheet: Sequence[dict[str, Any]] | None = None
+        self,
+        sealed: bool = False,
+        sheet: Sequence[dict[str, Any]] | None = None,
+        seat: int = HUMAN,
     ) -> dict[str, Any]:
-        """Everything seat 0 may know, as JSON (the API's TableState without its id).
+        """Everything ``seat`` (seat 0 at a solo table) may know, as JSON (the API's
+        TableState without its id).
 
         ``sheet``: the score sheet's lines as stored when each hand ended, if the caller
         has them (so that they are not made again for every reply).
@@ -310,30 +328,30 @@ class Table:
         """
         game = self.game
         over = self.hand_over
-        view = seat_view(game, HUMAN, sealed and over)
+        view = seat_view(game, seat, sealed and over)
         summary: dict[str, Any] | None = None
         if over:
             result = game.result()
             assert result is not None
-            picked = game.picker == HUMAN
+            picked = game.picker == seat
             summary = {
                 "result": result_json(result),
                 "hands": [
-                    [c.text for c in cards] if seat == HUMAN or not sealed else None
-                    for seat, cards in enumerate(game.dealt)
+                    [c.text for c in cards] if s == seat or not sealed else None
+                    for s, cards in enumerate(game.dealt)
                 ],
                 "blind": [c.text for c in game.blind] if picked or not sealed else None,
                 "bury": [c.text for c in game.bury] if picked or not sealed else None,
             }
         return {
             "version": self.version,
-            "seat": HUMAN,
+            "seat": seat,
             "players": self.players,
             "rules": self.rules.to_record(),
             "level": self.level,
             "names": list(names_for(self.players)),
             "hand_number": self.hand_number,
-            "view": view_json(game, sealed and over, view),
+            "view": view_json(game, sealed and over, view, seat),
             "worth": hand_worth(view).to_json(),
             "scores": list(self.match.scores),
             "score_sheet": list(sheet) if sheet is not None else self.score_sheet(),
@@ -344,16 +362,18 @@ class Table:
         }
 
 
-def view_json(game: Game, sealed: bool = False, view: SeatView | None = None) -> dict[str, Any]:
-    """Seat 0's view, each refused card's reason as ``{code, params, text}`` (the bots
+def view_json(
+    game: Game, sealed: bool = False, view: SeatView | None = None, seat: int = HUMAN
+) -> dict[str, Any]:
+    """``seat``'s view, each refused card's reason as ``{code, params, text}`` (the bots
     read ``SeatView.to_json()`` itself, whose reasons are the sentences alone);
     ``sealed`` as in ``view.seat_view``; ``view``, that view if the caller has it."""
     if view is None:
-        view = seat_view(game, HUMAN, sealed)
+        view = seat_view(game, seat, sealed)
     out = view.to_json()
     reasons: dict[str, Any] = {}
     for card, _ in view.refusals:
-        refusal = game.refusal(Move(HUMAN, PLAYS[card]))
+        refusal = game.refusal(Move(seat, PLAYS[card]))
         assert refusal is not None
         reasons[card.text] = refusal.to_json()
     out["refusals"] = reasons

@@ -21,6 +21,9 @@ SAMPLES: dict[str, Any] = {
     "level": "standard",
     "invitation": "AAAAAAAAAAAAAAAAAAAAAA",
     "member": "0" * 32,
+    "seconds": None,
+    "hints": False,
+    "message": "hello",
 }
 
 
@@ -58,7 +61,9 @@ def operations(client: TestClient) -> list[Operation]:
         for method, operation in methods.items():
             body = None
             if "requestBody" in operation:
-                ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+                schema = operation["requestBody"]["content"]["application/json"]["schema"]
+                # An optional body is anyOf its model and null.
+                ref = next(s["$ref"] for s in schema.get("anyOf", [schema]) if "$ref" in s)
                 body = schemas[ref.rsplit("/", 1)[-1]]
             found.append(Operation(method, path, body))
     return found

@@ -23,7 +23,14 @@ EVIL = "https://evil.example"
 FORGED = {"sec-fetch-site": "cross-site", "origin": EVIL}
 #: What it sends with one from the site's own page (http://localhost in these tests).
 OWN = {"sec-fetch-site": "same-origin", "origin": "http://localhost"}
-IDS = {"game_id": "0" * 32, "attempt_id": "0" * 32, "number": 1, "day": "2025-06-01"}
+IDS = {
+    "game_id": "0" * 32,
+    "attempt_id": "0" * 32,
+    "number": 1,
+    "day": "2025-06-01",
+    "code": "A" * 16,
+    "seat": 1,
+}
 IDS |= {"club_id": "0" * 32, "member": "0" * 32}
 
 

@@ -12,7 +12,14 @@ from api.helpers import Json, TestClient, make_client, new_game
 from security.helpers import MakeApp
 from security.routes import operations, send
 
-IDS = {"game_id": "0" * 32, "attempt_id": "0" * 32, "number": 1, "club_id": "0" * 32}
+IDS = {
+    "game_id": "0" * 32,
+    "attempt_id": "0" * 32,
+    "number": 1,
+    "club_id": "0" * 32,
+    "code": "A" * 16,
+    "seat": 1,
+}
 
 
 def test_a_body_over_16_kib_is_refused_with_413_before_anything_happens(

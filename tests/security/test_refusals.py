@@ -77,11 +77,13 @@ def app(make_app: MakeApp) -> FastAPI:
 
 
 #: GET routes whose answer to this test's player is a refusal, and which: a record of
-#: today's daily deal waits for the day's end; no day in the archive was played.
+#: today's daily deal waits for the day's end; no day in the archive was played; the
+#: friends' table has not started, so it has no finished hand.
 REFUSED = {
     "/api/v1/daily/attempts/{attempt_id}/deals/{number}/record": 409,
     "/api/v1/daily/days/{day}": 404,
     "/daily/{day}": 404,
+    "/api/v1/tables/{code}/hands/{number}/record": 404,
 }
 
 
@@ -93,6 +95,7 @@ def test_head_answers_every_get_route_as_get_does_without_a_body(app: FastAPI) -
     attempt = played_daily_deal(client)
     static = re.search(r"/static/([^\"]+\.css)", client.get("/play").text)
     assert static is not None
+    table = client.post("/api/v1/tables", json={"name": "Heady"}).json()["code"]
     # Each path parameter as a player meets it: their game, their attempt, a page.
     values = {
         "game_id": state["id"],
@@ -105,6 +108,7 @@ def test_head_answers_every_get_route_as_get_does_without_a_body(app: FastAPI) -
         # A day nobody played: the archive says so (404), to GET and HEAD alike.
         "day": "2020-01-01",
         "lang": "de",
+        "code": table,
     }
     assert client.put("/api/v1/daily/me/name", json={"name": "Heady"}).status_code == 200
     club = client.post("/api/v1/clubs", json={"name": "Head Club"}).json()
@@ -137,7 +141,13 @@ def test_no_read_by_get_or_head_makes_an_identity(make_app: MakeApp) -> None:
     before = players(app)
     values = {"game_id": "a" * 32, "number": "1", "attempt_id": "b" * 32, "anchor": "called-ace"}
     values |= {"name": sorted(guide.EXAMPLES)[0], "slug": "scoring", "path": "img/icon.svg"}
-    values |= {"day": "2020-01-01", "lang": "en", "club_id": "c" * 32, "invitation": "d" * 22}
+    values |= {
+        "day": "2020-01-01",
+        "lang": "en",
+        "club_id": "c" * 32,
+        "invitation": "d" * 22,
+        "code": "A" * 16,
+    }
     for template in get_paths(app):
         path = re.sub(r"{(\w+)}", lambda m: values[m.group(1)], template)
         for method in ("GET", "HEAD"):

@@ -19,6 +19,7 @@ from sheepshead.server import (
     coach,
     daily_web,
     errors,
+    friends,
     guide,
     i18n,
     me,
@@ -108,6 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(clubs.router)
     app.include_router(webapp.router)
     coach.install(app)
+    friends.install(app)
     app.mount("/static", static, name="static")
     app.add_middleware(IdentityCookie, settings=settings)
     app.add_middleware(i18n.LocaleMiddleware)

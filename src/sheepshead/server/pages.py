@@ -17,7 +17,7 @@ from __future__ import annotations
 import hmac
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
@@ -42,6 +42,18 @@ def home(request: Request) -> HTMLResponse:
 @router.get("/play", response_class=HTMLResponse)
 def play(request: Request) -> HTMLResponse:
     return _render(request, "table.html")
+
+
+@router.get("/friends", response_class=HTMLResponse)
+def friends_new(request: Request) -> HTMLResponse:
+    """Open a table for friends: its form (the script posts it)."""
+    return _render(request, "friends.html", code=None)
+
+
+@router.get("/friends/{code}", response_class=HTMLResponse)
+def friends_table(request: Request, code: Annotated[str, Path(max_length=32)]) -> HTMLResponse:
+    """A friends' table: its lobby, then the table (the script fetches both)."""
+    return _render(request, "friends.html", code=code)
 
 
 def fingerprint_matches(result: dict[str, Any], sha256: str) -> bool:

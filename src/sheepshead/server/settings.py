@@ -112,6 +112,10 @@ class Settings:
     #: Requests one worker process has in hand at most; past it, 503 at once with
     #: Retry-After (``server/capacity.py``). 0: no limit.
     max_in_flight: int = 32
+    #: Attempts to take a seat at a friends' table, per network address and per player.
+    rate_joins: Rate | None = Rate(10, 60)
+    #: How often each process looks for friends' tables with a clock run out.
+    friends_tick_seconds: float = 1.0
     #: The largest request body accepted (413 above it).
     max_body_bytes: int = 16 * 1024
     #: Origins besides the site's own (as the Host header names it) whose pages may
@@ -136,7 +140,7 @@ class Settings:
         ``SHEEPSHEAD_MIGRATE``, ``SHEEPSHEAD_TEMPLATES_DIR``, ``SHEEPSHEAD_STATIC_DIR``,
         ``SHEEPSHEAD_DAILY_SECRET``, ``SHEEPSHEAD_DAILY_LEVEL``, ``SHEEPSHEAD_RATE_IDENTITIES``,
         ``SHEEPSHEAD_RATE_ACTIONS``, ``SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS``,
-        ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``,
+        ``SHEEPSHEAD_RATE_JOINS``, ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``,
         ``SHEEPSHEAD_METRICS_TOKEN``, ``SHEEPSHEAD_CLUBS_PER_PLAYER``,
         ``SHEEPSHEAD_MEMBERS_PER_CLUB``, ``SHEEPSHEAD_MAX_IN_FLIGHT``."""
         env = os.environ if env is None else env
@@ -155,6 +159,7 @@ class Settings:
             rate_actions_per_address=_rate(
                 env, "SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS", defaults.rate_actions_per_address
             ),
+            rate_joins=_rate(env, "SHEEPSHEAD_RATE_JOINS", defaults.rate_joins),
             max_body_bytes=int(env.get("SHEEPSHEAD_MAX_BODY_BYTES") or defaults.max_body_bytes),
             max_in_flight=int(env.get("SHEEPSHEAD_MAX_IN_FLIGHT") or defaults.max_in_flight),
             trusted_origins=tuple(

@@ -110,15 +110,21 @@ function said(entry) {
 function renderSeats(table, sc) {
   const list = $("seats");
   const items = [];
-  for (let seat = 1; seat < sc.n; seat += 1) {
+  // The reader sits at the bottom (seat 0 at a solo table), the others clockwise.
+  const me = table.seat || 0;
+  for (let k = 1; k < sc.n; k += 1) {
+    const seat = (me + k) % sc.n;
     const li = el("li", { class: "seat", "data-seat": seat });
     if (sc.acting === seat) li.classList.add("acting");
     if (sc.winner === seat) li.classList.add("winner");
-    place(li, seat, sc.n);
+    place(li, k, sc.n);
     li.append(el("span", { class: "seat-name" }, nameOf(table, seat)));
-    // Every seat but the player's is a computer player, and says so: a name on the
-    // board cannot pass for one, and the table never lets one pass for a person.
-    li.append(el("span", { class: "seat-kind" }, t("computer")));
+    // A computer player says so: a name on the board cannot pass for one, and the
+    // table never lets one pass for a person. At a solo table every other seat is one;
+    // a friends' table lists its computer players' seats in `computers`.
+    if (!table.computers || table.computers.includes(seat)) {
+      li.append(el("span", { class: "seat-kind" }, t("computer")));
+    }
     const badges = el("span", { class: "badges" });
     badges.append(...seatBadges(table, sc, seat));
     li.append(badges);
@@ -132,7 +138,7 @@ function renderSeats(table, sc) {
 
 export function playedCard(table, seat, card, n) {
   const li = el("li", { class: "played", "data-seat": seat, "data-card": card });
-  place(li, seat, n);
+  place(li, (seat - (table.seat || 0) + n) % n, n);
   li.innerHTML = cardSvg(card, { trumpMark: store.settings.markTrumps });
   li.append(el("span", { class: "sr-only" }, `${nameOf(table, seat)}: ${cardName(card)}`));
   return li;

@@ -1,0 +1,365 @@
+"""The friends' tables' sockets: ``/api/v1/tables/{code}/live``, and what wakes them.
+
+A socket's handshake is checked as a POST is (Origin, ``security.cross_site``) and
+authenticated by the identity cookie. After every change of the table, each socket
+gets ``{type: "state", state, events}``: its seat's state and the events it has not
+seen, as that seat may see them (``Friends.state`` and ``Friends.events_since``,
+the same code that answers GET and the POST replies).
+
+What wakes a socket is a table id, never a state: after a commit the store calls
+``Hub.wake_threadsafe`` (SQLite, one process) or sends ``NOTIFY table_events``
+(PostgreSQL), which every process's listener thread hears on its own connection.
+The hub then reads the table once and sends each of its local sockets at that
+table its own projection. A listener that lost its connection re-reads every
+table it holds sockets for once it is back, and a client that reconnects says the
+version it has, so a lost wake-up costs a moment, never a change.
+
+Each process also runs a ticker thread: every second it asks the store for tables
+with something due (a clock run out, the seat to act away, an idle hour) and
+handles each under ``FOR UPDATE SKIP LOCKED``, so one process does it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, FastAPI, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+
+from sheepshead.server.friends_play import LIVE_SECONDS, Friends, Refusal
+from sheepshead.server.identity import COOKIE
+from sheepshead.server.security import cross_site
+from sheepshead.store.friends import CHANNEL, now
+
+if TYPE_CHECKING:
+    from sheepshead.server.settings import Settings
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+#: The largest message a client may send, in bytes.
+MAX_MESSAGE = 1024
+#: Messages a client may send: this many a second, with this burst.
+RATE, BURST = 5.0, 20
+#: A socket's queue of unsent messages; past it the queue is dropped for one resync.
+QUEUE = 16
+#: How often an open socket renews its seat's presence.
+RENEW_SECONDS = 10.0
+#: A ticker idle (no friends' request, no socket) this long stops; any use restarts it.
+TICKER_IDLE = 120.0
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open socket: who, at which table, and the version it has seen."""
+
+    socket: WebSocket
+    table_id: str
+    code: str
+    player: str
+    version: int
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+
+
+class Hub:
+    """This process's sockets by table, the listener, the ticker."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.conns: dict[str, set[Conn]] = {}
+        self.pending: set[str] = set()
+        self.running: set[str] = set()
+        self.tasks: set[asyncio.Future[None]] = set()
+        self._lock = threading.Lock()
+        self._ticker: threading.Thread | None = None
+        self._listener: threading.Thread | None = None
+        self.used = time.monotonic()
+        self.closed = threading.Event()
+
+    @property
+    def friends(self) -> Friends:
+        friends: Friends = self.app.state.friends
+        return friends
+
+    @property
+    def settings(self) -> Settings:
+        settings: Settings = self.app.state.settings
+        return settings
+
+    # Starting --------------------------------------------------------------------------
+
+    def start_soon(self) -> None:
+        """Note a use; start the ticker (and on PostgreSQL the listener) if stopped."""
+        self.used = time.monotonic()
+        with self._lock:
+            if self._ticker is None or not self._ticker.is_alive():
+                self._ticker = threading.Thread(
+                    target=self._tick, name="friends-ticker", daemon=True
+                )
+                self._ticker.start()
+            if self.friends.store.postgres and (
+                self._listener is None or not self._listener.is_alive()
+            ):
+                self._listener = threading.Thread(
+                    target=self._listen, name="friends-listener", daemon=True
+                )
+                self._listener.start()
+
+    def close(self) -> None:
+        self.closed.set()
+
+    # Waking ----------------------------------------------------------------------------
+
+    def wake_threadsafe(self, table_id: str) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self.wake, table_id)
+
+    def wake(self, table_id: str) -> None:
+        """On the loop: refresh the table's sockets (one refresh at a time per table;
+        a wake-up during one runs another after it)."""
+        if table_id not in self.conns:
+            return
+        if table_id in self.running:
+            self.pending.add(table_id)
+            return
+        self.running.add(table_id)
+        task = asyncio.ensure_future(self._refresh(table_id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _refresh(self, table_id: str) -> None:
+        try:
+            while True:
+                self.pending.discard(table_id)
+                conns = list(self.conns.get(table_id, ()))
+                if conns:
+                    messages = await run_in_threadpool(self._messages, table_id, conns)
+                    for conn, message in messages:
+                        _enqueue(conn, message)
+                if table_id not in self.pending:
+                    return
+        except Exception:
+            log.exception("a table's sockets could not be refreshed")
+        finally:
+            self.running.discard(table_id)
+
+    def _messages(self, table_id: str, conns: list[Conn]) -> list[tuple[Conn, dict[str, Any]]]:
+        """Each socket's message, from one read of the table."""
+        friends = self.friends
+        stored = friends.store.load_id(table_id)
+        if stored is None:
+            return []
+        table = friends.restore(stored)
+        names = friends.names_of(stored)
+        out = []
+        for conn in conns:
+            seat = stored.seat_of(conn.player)
+            state = friends.state(stored, seat, table, names)
+            events = (
+                []
+                if seat is None
+                else friends.events_since(stored, table, seat, conn.version, names)
+            )
+            if table is not None:
+                conn.version = table.version
+            out.append((conn, {"type": "state", "state": state, "events": events}))
+        return out
+
+    # PostgreSQL's wake-ups -------------------------------------------------------------
+
+    def _listen(self) -> None:
+        import psycopg
+
+        url = self.friends.store.engine.url.set(drivername="postgresql")
+        conninfo = url.render_as_string(hide_password=False)
+        while not self.closed.is_set() and self._in_use():
+            try:
+                with psycopg.connect(conninfo, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    # Wake-ups may have been missed while not listening: re-read all.
+                    for table_id in list(self.conns):
+                        self.wake_threadsafe(table_id)
+                    while not self.closed.is_set() and self._in_use():
+                        for note in conn.notifies(timeout=2.0):
+                            self.wake_threadsafe(note.payload)
+            except Exception as exc:
+                log.warning("the friends' listener lost its connection (%s)", type(exc).__name__)
+                time.sleep(1.0)
+
+    # Clocks ----------------------------------------------------------------------------
+
+    def _in_use(self) -> bool:
+        return bool(self.conns) or time.monotonic() - self.used < TICKER_IDLE
+
+    def _tick(self) -> None:
+        friends = self.friends
+        while not self.closed.wait(self.settings.friends_tick_seconds) and self._in_use():
+            try:
+                for code in friends.store.due(now()):
+                    friends.tick(code)
+            except Exception as exc:
+                log.warning("the friends' ticker failed once (%s)", type(exc).__name__)
+
+
+def _enqueue(conn: Conn, message: dict[str, Any]) -> None:
+    try:
+        conn.queue.put_nowait(message)
+    except asyncio.QueueFull:
+        # A slow client: what it missed is replaced by the state as it now is.
+        while not conn.queue.empty():
+            conn.queue.get_nowait()
+        conn.queue.put_nowait({**message, "resync": True, "events": []})
+
+
+# The socket ----------------------------------------------------------------------------
+
+
+def _player(socket: WebSocket, has_player: Callable[[str], bool]) -> str | None:
+    player = socket.cookies.get(COOKIE)
+    if player is None or len(player) != 32 or not has_player(player):
+        return None
+    return player
+
+
+class Bucket:
+    """Messages a client may send: ``RATE`` a second, ``BURST`` at once."""
+
+    def __init__(self) -> None:
+        self.tokens = float(BURST)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        at = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (at - self.at) * RATE)
+        self.at = at
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@router.websocket("/api/v1/tables/{code}/live")
+async def live(socket: WebSocket, code: str) -> None:
+    """After every change, ``{type: "state", state, events}`` for the caller's seat."""
+    app = socket.app
+    hub: Hub = app.state.hub
+    settings: Settings = app.state.settings
+    headers = Headers(scope=socket.scope)
+    if cross_site("POST", headers, settings.trusted_origins) is not None:
+        await socket.close(code=1008, reason="sent from another site's page")
+        return
+    player = await run_in_threadpool(_player, socket, app.state.identities.has_player)
+    if player is None:
+        await socket.close(code=1008, reason="no identity: open the table's page first")
+        return
+    friends = hub.friends
+    try:
+        stored = await run_in_threadpool(friends.load, code)
+    except Refusal:
+        await socket.close(code=1008, reason="no such table")
+        return
+    await socket.accept()
+    hub.loop = asyncio.get_running_loop()
+    hub.start_soon()
+    conn = Conn(socket, stored.id, code, player, 0)
+    hub.conns.setdefault(stored.id, set()).add(conn)
+    seated = stored.seat_of(player) is not None
+    try:
+        if seated:
+            await run_in_threadpool(friends.presence, code, player, True)
+        hub.wake(stored.id)
+        await _serve(hub, conn)
+    finally:
+        conns = hub.conns.get(stored.id, set())
+        conns.discard(conn)
+        if not conns:
+            hub.conns.pop(stored.id, None)
+        others = any(c.player == player for c in conns)
+        if seated and not others:
+            with contextlib.suppress(Exception):
+                await run_in_threadpool(friends.presence, code, player, False)
+
+
+async def _serve(hub: Hub, conn: Conn) -> None:
+    sender = asyncio.ensure_future(_send(conn))
+    renew = asyncio.ensure_future(_renew(hub, conn))
+    try:
+        await _receive(hub, conn)
+    finally:
+        sender.cancel()
+        renew.cancel()
+
+
+async def _send(conn: Conn) -> None:
+    while True:
+        message = await conn.queue.get()
+        await conn.socket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+async def _renew(hub: Hub, conn: Conn) -> None:
+    store = hub.friends.store
+    while True:
+        await asyncio.sleep(RENEW_SECONDS)
+        hub.used = time.monotonic()
+        stored = await run_in_threadpool(store.load_id, conn.table_id)
+        seat = None if stored is None else stored.seat_of(conn.player)
+        if seat is not None:
+            until = now() + timedelta(seconds=LIVE_SECONDS)
+            await run_in_threadpool(store.live, conn.table_id, seat, conn.player, until)
+
+
+async def _receive(hub: Hub, conn: Conn) -> None:
+    """A client's messages: ``{"type": "hello", "version": N}`` (resend what N
+    lacks), ``{"type": "back"}`` (take the seat back from the computer), ``ping``."""
+    bucket = Bucket()
+    while True:
+        try:
+            text = await conn.socket.receive_text()
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            return
+        if len(text.encode()) > MAX_MESSAGE:
+            await conn.socket.close(code=1009, reason=f"messages are at most {MAX_MESSAGE} bytes")
+            return
+        if not bucket.take():
+            await conn.socket.close(code=1008, reason="too many messages")
+            return
+        await _handle(hub, conn, text)
+
+
+async def _handle(hub: Hub, conn: Conn, text: str) -> None:
+    try:
+        message = json.loads(text)
+        kind = message["type"] if isinstance(message, dict) else None
+    except (ValueError, KeyError):
+        kind = None
+    if kind == "hello" and isinstance(message.get("version"), int):
+        conn.version = max(0, message["version"])
+        hub.wake(conn.table_id)
+    elif kind == "back":
+        await run_in_threadpool(hub.friends.presence, conn.code, conn.player, True)
+    elif kind == "ping":
+        _enqueue(conn, {"type": "pong"})
+    else:
+        _enqueue(
+            conn,
+            {
+                "type": "error",
+                "code": "bad-message",
+                "detail": 'a message is JSON: {"type": "hello", "version": N}, '
+                '{"type": "back"} or {"type": "ping"}',
+            },
+        )
