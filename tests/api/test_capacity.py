@@ -4,6 +4,7 @@ reader's language, the API with its code; the requests it holds go on unharmed."
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -84,6 +85,8 @@ def test_a_request_past_the_limit_gets_503_with_retry_after_at_once(tmp_path: Pa
         assert status in (200, 404)
 
     try:
-        asyncio.run(scenario())
+        # A thread of its own: a browser test's Playwright may hold this thread's loop.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, scenario()).result()
     finally:
         app.state.engine.dispose()

@@ -104,6 +104,13 @@ def serve(page: Page, state: dict[str, Any]) -> None:
 
     page.route("**/api/v1/games", fulfil)
     page.route("**/api/v1/games/current", fulfil)
+    # The coach's count of hints (coach.js): none asked for in a position made up here.
+    page.route(
+        f"**/api/v1/games/{GAME_ID}/hints",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body='{"hints": {}}'
+        ),
+    )
 
 
 def fresh(rules: Rules | None = None) -> dict[str, Any]:

@@ -6,27 +6,34 @@ game or attempt and number), so a retry or a race records nothing twice."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from sheepshead import daily_game as daily
 from sheepshead.store.daily_store import Attempt
 from sheepshead.store.hand_lines import hand_line, preset_name
-from sheepshead.store.stats import StatsStore
+from sheepshead.store.stats import StatsStore, record_hand
 from sheepshead.table import HUMAN, Table
 
 log = logging.getLogger(__name__)
 
 
-def free_hand_ended(engine: Engine, player_id: str, game_id: str, table: Table) -> None:
-    """The table's current hand has just ended: into the player's history and figures."""
+def free_hand_ended(
+    player_id: str, game_id: str, table: Table
+) -> Callable[[Connection], None] | None:
+    """The table's current hand has just ended: what puts it into the player's history
+    and figures, written in the step's own transaction (``Store.save``'s ``also``)."""
     game = table.finished(table.hand_number)
     if game is None:
-        return
+        return None
     line = hand_line(game, HUMAN)
-    StatsStore(engine).record_hands(
-        player_id, "free", preset_name(table.rules), game_id, [(table.hand_number, line)]
-    )
+    preset, number = preset_name(table.rules), table.hand_number
+
+    def write(conn: Connection) -> None:
+        record_hand(conn, player_id, "free", preset, game_id, number, line, None)
+
+    return write
 
 
 def daily_saved(engine: Engine, attempt: Attempt, table: Table, counted: bool) -> None:

@@ -338,6 +338,7 @@ class Tables:
         after = turn.table
         changed_hands = _stored_hands(after, changed)
         added_hands = _stored_hands(after, added)
+        hand_ended = after.hand_over and not before.table.hand_over
         saved = self.store.save(
             game_id,
             player_id,
@@ -347,6 +348,8 @@ class Tables:
             added=added_hands,
             charges=charges,
             now=now,
+            # A hand that ended goes into the player's statistics in the same transaction.
+            also=free_hand_ended(player_id, game_id, after) if hand_ended else None,
         )
         if saved.wait is not None:
             raise RateRefused(saved.wait)
@@ -364,5 +367,3 @@ class Tables:
         ended = [h.sheet for h in (*changed_hands, *added_hands) if h.sheet is not None]
         sheet = before.sheet + tuple(ended)
         self.live.put(game_id, Live(player_id, after, sheet))
-        if after.hand_over and not before.table.hand_over:
-            free_hand_ended(self.store.engine, player_id, game_id, after)

@@ -11,7 +11,7 @@ import functools
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -176,6 +176,7 @@ class Store:
         added: Sequence[StoredHand] = (),
         charges: Sequence[Charge] = (),
         now: int = 0,
+        also: Callable[[Connection], None] | None = None,
     ) -> Saved:
         """Write a game's new version and hands, if it is still at ``expected_version``,
         and take the request from its rate buckets (``charges`` at ``now``, in
@@ -183,7 +184,9 @@ class Store:
 
         Nothing is written when another request changed the game first (``written``
         False; the buckets are still charged, as for any request) or when a bucket
-        refuses (``wait``; then nothing at all, as ``RateStore.take``).
+        refuses (``wait``; then nothing at all, as ``RateStore.take``). ``also``: more
+        to write in the same transaction once the step is written (the statistics of a
+        hand that ended, ``store/stats.py``).
         """
         token = secrets.token_hex(16)
         step = _Step(game_id, player_id, expected_version, version, changed, added)
@@ -195,6 +198,8 @@ class Store:
             if waits:
                 conn.rollback()
                 return Saved(False, max(waits))
+            if written and also is not None:
+                also(conn)
         return Saved(written)
 
 
