@@ -45,7 +45,8 @@ async function handOver() {
   link.href = `/review/${state.id}/${state.hand_number}`;
   const reply = await request("GET", `/games/${encodeURIComponent(state.id)}/hints`);
   const used = reply.kind === "ok" ? reply.body.hints[String(state.hand_number)] || 0 : 0;
-  $("summary-hints").textContent = t("Hints used in this hand: {n}", { n: num(used) });
+  // Said only when there were hints: a hand played alone needs no line about them.
+  $("summary-hints").textContent = used ? t("Hints used in this hand: {n}", { n: num(used) }) : "";
 }
 
 /** The score sheet: each hand's line says how many hints it used, in its result cell. */
