@@ -73,6 +73,10 @@ def test_three_people_play_a_hand_and_one_comes_back_after_closing_the_tab(
         host.locator("#friends-name").fill("Hostess")
         host.locator("#friends-open").click()
         expect(host).to_have_url(re.compile(r"/friends/[A-Za-z0-9_-]{16}$"))
+        # The page fills the invitation link once its table has loaded.
+        expect(host.locator("#friends-link")).to_have_value(
+            re.compile(r"/friends/[A-Za-z0-9_-]{16}$")
+        )
         link = host.locator("#friends-link").input_value()
         for page, name in ((second, "Second"), (third, "Third")):
             page.goto(link)
