@@ -7,11 +7,15 @@ bury in any order. A ``Move`` is an action with its seat, written ``2 pick``.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import NamedTuple
 
 from sheepshead.cards import DECK, Card
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
 __all__ = [
     "Action",
@@ -129,11 +133,20 @@ def play_of(card: Card) -> Play:
     return PLAYS[card]
 
 
-class Move(NamedTuple):
+if TYPE_CHECKING:
+
+    class _Move(NamedTuple):
+        seat: int
+        action: Action
+
+else:  # the same class, without importing typing (start-up)
+    _Move = namedtuple("Move", ["seat", "action"])
+
+
+class Move(_Move):
     """An action and the seat that took it: one entry of a record's ``actions``."""
 
-    seat: int
-    action: Action
+    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.seat} {self.action}"

@@ -1,32 +1,39 @@
 """The ``sheepshead`` command.
 
 ``check`` imports the engine only: it must start fast, so web and database
-libraries are imported inside the subcommands that need them, never here.
+libraries are imported inside the subcommands that need them, never here, and
+a plain ``sheepshead check [FILE]`` does not even build the argument parser
+(``main``). Nothing here imports ``typing`` or ``argparse`` at start.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
-from datetime import date
-from typing import Any
 
-from sheepshead import coach_cli, record
-from sheepshead.cli_admin import add_admin_commands
+from sheepshead import record
 from sheepshead.console import write_line
 
-Command = Callable[[argparse.Namespace], int]
-_COMMANDS: dict[str, Command] = {}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    Command = Callable[[argparse.Namespace], int]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    return check_file(args.file)
+
+
+def check_file(name: str | None) -> int:
+    """``sheepshead check [FILE]``: judge a record (standard input for none or ``-``)."""
     try:
-        if args.file is None or args.file == "-":
+        if name is None or name == "-":
             text = sys.stdin.read()
         else:
-            with open(args.file, encoding="utf-8") as handle:
+            with open(name, encoding="utf-8") as handle:
                 text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         write_line(
@@ -410,6 +417,8 @@ def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_js
     """``verify DATE SEED``: a daily game's five deals from its revealed seed, and the
     seed's SHA-256, to compare with the commitment published at the day's start."""
 
+    from datetime import date
+
     from sheepshead import daily_game
 
     try:
@@ -440,6 +449,11 @@ def cmd_verify_daily(day_text: str, seed_text: str, published: str | None, as_js
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from sheepshead import coach_cli
+    from sheepshead.cli_admin import add_admin_commands
+
     parser = argparse.ArgumentParser(prog="sheepshead", description="Sheepshead, the card game.")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -479,17 +493,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_bot_commands(sub)
 
-    for name, (helptext, register) in _EXTRA.items():
+    # Subcommands added by other layers: name -> (help, function adding its arguments).
+    for name, (helptext, register) in coach_cli.COMMANDS.items():
         register(sub.add_parser(name, help=helptext))
     return parser
 
 
-#: Subcommands added by other layers: name -> (help, function adding its arguments).
-_EXTRA: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {}
-_EXTRA.update(coach_cli.COMMANDS)
+def _plain_check(words: list[str]) -> bool:
+    """Whether the words are ``check`` or ``check FILE`` (FILE no option; ``-`` is
+    standard input). Anything else (``--help``, more words) goes through argparse."""
+    if not 1 <= len(words) <= 2 or words[0] != "check":
+        return False
+    return len(words) == 1 or words[1] == "-" or not words[1].startswith("-")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else list(argv)
+    if _plain_check(words):
+        # What argparse would make of it, without building every subcommand's parser.
+        return check_file(words[1] if len(words) == 2 else None)
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Command = args.func

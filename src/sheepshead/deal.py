@@ -20,8 +20,15 @@ Python version, unlike the ``random`` module.
 from __future__ import annotations
 
 import struct
+from operator import mod
 
 from sheepshead.cards import DECK, Card
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 
 ALGORITHM = "sheepshead-deal/1"
 _EIGHT_WORDS = struct.Struct(">8I")
@@ -31,13 +38,58 @@ _EIGHT_WORDS = struct.Struct(">8I")
 _LIMITS: tuple[int, ...] = tuple((1 << 32) - ((1 << 32) % m) if m else 0 for m in range(33))
 
 
+#: Each step's draw bound (step 4: i + 1 for i from 31 down to 1).
+_BOUNDS: tuple[int, ...] = tuple(range(32, 1, -1))
+_STEPS: tuple[int, ...] = tuple(range(31, 0, -1))
+#: Below this, a word is rejected by no step's draw (the lowest of their limits).
+_NEVER_REJECTED = min(_LIMITS[m] for m in _BOUNDS)
+#: The counters of the stream's first four blocks (32 words: a shuffle takes 31 when no
+#: word is rejected), as 4-byte big-endian integers.
+_FIRST_COUNTERS: tuple[bytes, ...] = tuple(c.to_bytes(4, "big") for c in range(4))
+_FIRST_WORDS = struct.Struct(">32I")
+
+
 def shuffle(seed: bytes) -> tuple[Card, ...]:
     """The 32 cards in the order the seed shuffles them."""
     if not isinstance(seed, bytes):
         raise TypeError("a seed is bytes")
-    # Imported here: loading the hash library is a good part of the start-up of a
-    # command that deals nothing (``sheepshead check`` replays a record's cards).
-    from hashlib import sha256
+    sha256 = _hash()
+    a, b, c, d = _FIRST_COUNTERS
+    words = _FIRST_WORDS.unpack(
+        sha256(seed + a).digest()
+        + sha256(seed + b).digest()
+        + sha256(seed + c).digest()
+        + sha256(seed + d).digest()
+    )
+    if max(words) >= _NEVER_REJECTED:
+        # A word some step may reject (about one seed in ten million): word by word.
+        return _shuffle_stream(seed)
+    # The common case: no word is rejected, so step k draws word k modulo its bound.
+    deck = list(DECK)
+    for i, j in zip(_STEPS, map(mod, words, _BOUNDS), strict=False):
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def _hash() -> Callable[[bytes], Any]:
+    """SHA-256, imported on the first deal: loading the hash library is a good part of
+    the start-up of a command that deals nothing (``sheepshead check`` replays a
+    record's cards). (An import statement in ``shuffle`` itself would cost a good part
+    of a shuffle.)"""
+    global _sha256
+    if _sha256 is None:
+        from hashlib import sha256
+
+        _sha256 = sha256
+    return _sha256
+
+
+_sha256: Callable[[bytes], Any] | None = None
+
+
+def _shuffle_stream(seed: bytes) -> tuple[Card, ...]:
+    """The shuffle, word by word from the stream, rejections included (steps 2 to 4)."""
+    sha256 = _hash()
 
     deck = list(DECK)
     words: list[int] = []

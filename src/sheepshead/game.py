@@ -5,64 +5,51 @@ to act may do (sorted by text); ``apply(action)`` returns the next state or rais
 ``IllegalAction`` with the reason; ``view(seat)`` is what one seat may know;
 ``result()`` scores a finished hand. A hand is its deal plus its moves, so any
 state can be rebuilt by replaying them (see ``record.py``).
+
+A state keeps the cards in the rules kernel's terms (``kernel.py``): every seat's
+cards as one int, 32 bits a seat (``card_masks``), the suit led, the call's duties. The play
+of a card changes a few of those ints; the cards of a seat (``hands``) and the moves
+are made from them only when read. The phases before the play (pick, bury, call,
+crack, name) are ``auction.py``'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations
 from operator import attrgetter
-from typing import Any, NoReturn
 
-from sheepshead import kernel, refusals
-from sheepshead.actions import (
-    ALONE,
-    CRACK,
-    NOCRACK,
-    PASS,
-    PICK,
-    PLAYS,
-    Action,
-    Alone,
-    Bury,
-    Call,
-    Crack,
-    Move,
-    Name,
-    NoCrack,
-    Pass,
-    Pick,
-    Play,
-)
-from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of, ten_of
+from sheepshead import auction, kernel, refusals
+from sheepshead.actions import Action, Move, Play
+from sheepshead.cards import DECK, Card, Suit
+from sheepshead.cardsets import cards_of, plays_of
 from sheepshead.deal import deal_cards
 from sheepshead.hand import HandResult as HandResult  # re-exported: bots/frozen/ import
 from sheepshead.hand import Phase as Phase  # these from game, as the play they froze did
 from sheepshead.hand import Trick as Trick
 from sheepshead.refusals import IllegalAction, Refusal
-from sheepshead.rules import (
-    JdPickerHolds,
-    LeasterBlind,
-    NobodyPicks,
-    PartnerRule,
-    Rules,
-)
+from sheepshead.rules import NobodyPicks, Rules
 from sheepshead.scoring import hand_result, leaster_blind_seat
-from sheepshead.view import SeatView, seat_view
 
-_TEXT = attrgetter("text")
-JD = Card(Rank.JACK, Suit.DIAMONDS)
-JH = Card(Rank.JACK, Suit.HEARTS)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
-
-#: For each card (by ``Card.index``), the mask of the cards whose text sorts before its.
-_TEXT_BEFORE: tuple[int, ...] = tuple(
-    kernel.mask_of(c for c in DECK if c.text < card.text) for card in DECK
-)
+    from sheepshead.view import SeatView
 
 
-def _plays_of(cards: tuple[Card, ...]) -> tuple[Play, ...]:
-    return tuple([PLAYS[c] for c in cards])
+_BIT = attrgetter("bit")
+_FULL = kernel.FULL
+_PLAYING = Phase.PLAYING
+_DONE = Phase.DONE
+_new = object.__new__
+_set = object.__setattr__
+_legal_mask = kernel.legal
+_suit_of = kernel.suit_of
+_winner = kernel.trick_winner
+# A Trick's slots, set as its frozen __init__ sets them, without the call.
+_set_leader = Trick.__dict__["leader"].__set__
+_set_cards = Trick.__dict__["cards"].__set__
+_set_winner = Trick.__dict__["winner"].__set__
 
 
 def _not_now(move: Move) -> Refusal:
@@ -89,6 +76,8 @@ class Game:
     blind: tuple[Card, ...]
     phase: Phase
     turn: int | None
+    #: Whether the hand is over (``phase`` is done).
+    is_done: bool
     picker: int | None
     bury: tuple[Card, ...]
     called: Card | None
@@ -104,23 +93,26 @@ class Game:
     called_suit: Suit | None
     #: Index of the trick in which the called suit was first led, None before.
     called_led_at: int | None
+    #: The legal actions before the play, once made (None in play: ``_lmask`` has them).
     _legal: tuple[Action, ...] | None
-    #: In play, each seat's cards as its Play actions, in text order (``hands`` is read
-    #: from it then); None before the play, when ``_hands`` holds the cards.
-    _plays: tuple[tuple[Play, ...], ...] | None
-    _hands: tuple[tuple[Card, ...], ...] | None
+    #: In play, the legal cards' mask (made with ``_legal``); -1 before it is made.
+    _lmask: int
+    #: Every seat's cards now as one int: seat ``s``'s mask is bits ``32 s`` to ``32 s + 31``.
+    card_masks: int
+    #: ``hands`` once read, with the ``card_masks`` it was read from (a state copies its
+    #: parent's fields, so a copy checks that they still match): None before.
+    _hands: tuple[int, tuple[tuple[Card, ...], ...]] | None
     # The moves as a chain of (earlier chain, seat, action), None at the deal: ``moves``
     # is built from it when read. (A chain of small tuples, not of the earlier states:
     # those would all stay alive to the end of the hand, for the garbage collector to
     # walk again and again.)
     _log: tuple[Any, int, Action] | None
-    _moves: tuple[Move, ...] | None
-    # The same state in the rules kernel's terms (``kernel.py``): each seat's cards as a
-    # mask, the suit key led (-1 before a lead), and the call's duties.
-    _masks: tuple[int, ...] | None
+    #: ``moves`` once read, with the ``_log`` it was read from (checked as ``_hands``).
+    _moves: tuple[Any, tuple[Move, ...]] | None
+    #: The tricks of a hand (``rules.tricks``).
+    _ntricks: int
+    # The call's duties in the kernel's terms, and the suit key led (-1 before a lead).
     _led: int
-    #: In play, the legal cards' mask, made with ``_legal``.
-    _lmask: int
     _called: int
     _cs: int
     _unk: int
@@ -189,56 +181,27 @@ class Game:
         multiplier: int,
     ) -> Game:
         n = rules.players
-        hands = tuple(tuple(sorted(h, key=_TEXT)) for h in hand_tuples)
-        game = object.__new__(cls)
-        game.__dict__.update(
-            rules=rules,
-            players=n,
-            dealer=dealer,
-            multiplier=multiplier,
-            dealt=hand_tuples,
-            blind=blind_tuple,
-            phase=Phase.PICKING,
-            turn=(dealer + 1) % n,
-            picker=None,
-            bury=(),
-            called=None,
-            unknown=None,
-            alone=False,
-            partners=frozenset(),
-            cracks=(),
-            named_trick=None,
-            tricks=(),
-            trick_leader=(dealer + 1) % n,
-            trick_cards=(),
-            called_suit=None,
-            called_led_at=None,
-            _legal=None,
-            _plays=None,
-            _hands=hands,
-            _log=None,
-            _moves=(),
-            _masks=None,
-            _led=-1,
-            _lmask=0,
-            _called=0,
-            _cs=kernel.NO_SUIT,
-            _unk=0,
-            _ten=False,
-            _called_led=-1,
-        )
+        masks = 0
+        for seat, cards in enumerate(hand_tuples):
+            # The bits are distinct, so their sum is their union.
+            masks |= sum(map(_BIT, cards)) << (seat << 5)
+        first = (dealer + 1) % n
+        state = _DEALT.copy()
+        state["rules"] = rules
+        state["players"] = n
+        state["dealer"] = dealer
+        state["multiplier"] = multiplier
+        state["dealt"] = hand_tuples
+        state["blind"] = blind_tuple
+        state["turn"] = state["trick_leader"] = first
+        state["card_masks"] = masks
+        state["_ntricks"] = rules.tricks
+        game = _new(cls)
+        _set(game, "__dict__", state)
         return game
 
     def __setattr__(self, name: str, value: Any) -> NoReturn:
         raise AttributeError("a Game is immutable: apply() returns a new one")
-
-    def _evolve(self, **changes: Any) -> Game:
-        new = object.__new__(Game)
-        state = self.__dict__.copy()
-        state.update(changes)
-        state["_legal"] = None
-        object.__setattr__(new, "__dict__", state)
-        return new
 
     # Facts --------------------------------------------------------------
 
@@ -246,29 +209,38 @@ class Game:
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Each seat's cards now, in text order."""
         d = self.__dict__
-        hands: tuple[tuple[Card, ...], ...] | None = d["_hands"]
-        if hands is None:
-            hands = d["_hands"] = tuple([tuple([p.card for p in ps]) for ps in d["_plays"]])
+        masks = d["card_masks"]
+        cached = d["_hands"]
+        if cached is not None and cached[0] == masks:
+            hands: tuple[tuple[Card, ...], ...] = cached[1]
+            return hands
+        hands = tuple([cards_of(masks >> (s << 5) & _FULL) for s in range(d["players"])])
+        d["_hands"] = (masks, hands)
         return hands
+
+    def mask_of_seat(self, seat: int) -> int:
+        """The seat's cards now, as a kernel mask."""
+        mask: int = self.__dict__["card_masks"] >> (seat << 5) & _FULL
+        return mask
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move so far, in order."""
         d = self.__dict__
-        moves: tuple[Move, ...] | None = d["_moves"]
-        if moves is None:
-            steps: list[Move] = []
-            log = d["_log"]
-            while log is not None:
-                log, seat, action = log
-                steps.append(Move(seat, action))
-            steps.reverse()
-            moves = d["_moves"] = tuple(steps)
+        log = d["_log"]
+        cached = d["_moves"]
+        if cached is not None and cached[0] is log:
+            moves: tuple[Move, ...] = cached[1]
+            return moves
+        steps: list[Move] = []
+        chain = log
+        while chain is not None:
+            chain, seat, action = chain
+            steps.append(Move(seat, action))
+        steps.reverse()
+        moves = tuple(steps)
+        d["_moves"] = (log, moves)
         return moves
-
-    @property
-    def is_done(self) -> bool:
-        return self.phase is Phase.DONE
 
     @property
     def is_leaster(self) -> bool:
@@ -285,11 +257,13 @@ class Game:
 
     def holds(self, seat: int, card: Card) -> bool:
         """Whether the seat holds the card now; the picker's bury counts as held."""
-        return card in self.hands[seat] or (seat == self.picker and card in self.bury)
+        return bool(self.mask_of_seat(seat) & card.bit) or (
+            seat == self.picker and card in self.bury
+        )
 
     def holder_of(self, card: Card) -> int | None:
-        for seat, cards in enumerate(self.hands):
-            if card in cards:
+        for seat in range(self.players):
+            if self.mask_of_seat(seat) & card.bit:
                 return seat
         return None
 
@@ -299,93 +273,25 @@ class Game:
         """Every legal action of the seat to act, sorted by text; () when done."""
         d = self.__dict__
         legal: tuple[Action, ...] | None = d["_legal"]
-        if legal is None:
-            if d["phase"] is Phase.PLAYING:
-                # The common case, inline. Hands are kept in text order, so the legal
-                # cards come out sorted already.
-                if d["_plays"] is None:
-                    hands = d["_hands"]
-                    d["_plays"] = tuple([_plays_of(h) for h in hands])
-                    d["_masks"] = tuple([kernel.mask_of(h) for h in hands])
-                seat = d["turn"]
-                held = d["_plays"][seat]
-                hand = d["_masks"][seat]
-                mask = _kernel_legal(d, seat)
-                legal = held if mask == hand else tuple([p for p in held if p.card.bit & mask])
-                d["_lmask"] = mask
-            else:
-                legal = self._compute_legal()
-            d["_legal"] = legal
+        if legal is not None:
+            return legal
+        if d["phase"] is _PLAYING:
+            # The kernel's legal mask (made with the state), read back in text order.
+            mask = d["_lmask"]
+            return plays_of(_seat_legal(d) if mask < 0 else mask)
+        legal = d["_legal"] = auction.legal(self)
         return legal
 
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
 
-    def _compute_legal(self) -> tuple[Action, ...]:
-        phase = self.phase
-        if phase is Phase.PICKING:
-            if self.turn == self.dealer and self.rules.nobody_picks is NobodyPicks.FORCED_PICK:
-                return (PICK,)
-            return (PASS, PICK)
-        if phase is Phase.BURYING:
-            assert self.picker is not None
-            # Combinations of text-sorted cards come out in the text order of their records.
-            cards = self.hands[self.picker]
-            return tuple(map(Bury.of_sorted, combinations(cards, self.rules.blind_size)))
-        if phase is Phase.CALLING:
-            return tuple(sorted(self._legal_calls(), key=str))
-        if phase is Phase.CRACKING:
-            if self.turn in self.partners:
-                return (NOCRACK,)
-            return (CRACK, NOCRACK)
-        if phase is Phase.NAMING:
-            return tuple(sorted((Name(t) for t in range(1, self.rules.tricks + 1)), key=str))
-        return ()
-
-    def _legal_calls(self) -> list[Action]:
-        assert self.picker is not None
-        picker, rules = self.picker, self.rules
-        hand = self.hands[picker]
-        calls: list[Action] = []
-        if rules.partner is PartnerRule.JACK_OF_DIAMONDS:
-            if not self.holds(picker, JD):
-                calls.append(Call(JD))
-            elif rules.jd_picker_holds is JdPickerHolds.CALL_JACK_OF_HEARTS and not self.holds(
-                picker, JH
-            ):
-                calls.append(Call(JH))
-            else:
-                return [ALONE]
-        else:
-            aces_held = [self.holds(picker, ace_of(s)) for s in FAIL_SUITS]
-            for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
-                if not held and any(c.fail_suit is suit for c in hand):
-                    calls.append(Call(ace_of(suit)))
-            if not calls and all(aces_held):
-                if rules.call_ten:
-                    for suit in FAIL_SUITS:
-                        if not self.holds(picker, ten_of(suit)) and ace_of(suit) in hand:
-                            calls.append(Call(ten_of(suit)))
-            elif not calls and rules.call_unknown:
-                for suit, held in zip(FAIL_SUITS, aces_held, strict=True):
-                    if not held and not any(c.fail_suit is suit for c in hand):
-                        calls.extend(Call(ace_of(suit), card) for card in hand)
-        if rules.alone or not calls:
-            calls.append(ALONE)
-        return calls
-
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat to act may play now (in hand order)."""
         if self.phase is not Phase.PLAYING:
             return ()
-        seat = self.turn
-        assert seat is not None
-        mask = self._legal_mask(seat)
-        return tuple([c for c in self.hands[seat] if c.bit & mask])
-
-    def _legal_mask(self, seat: int) -> int:
-        self.legal_actions()  # makes the kernel's masks
-        return _kernel_legal(self.__dict__, seat)
+        d = self.__dict__
+        mask = d["_lmask"]
+        return cards_of(_seat_legal(d) if mask < 0 else mask)
 
     # Reasons ------------------------------------------------------------
 
@@ -407,158 +313,33 @@ class Game:
         """
         d = self.__dict__
         turn = d["turn"]
+        if type(action) is Play and d["phase"] is _PLAYING and (seat is None or seat == turn):
+            # A card is legal when the kernel's legal mask holds it.
+            mask = d["_lmask"]
+            if mask < 0:
+                mask = _seat_legal(d)
+            if action.card.bit & mask:
+                return _play(d, turn, action)
+        elif (
+            (seat is None or seat == turn)
+            and turn is not None
+            and auction.allows(self.legal_actions(), action)
+        ):
+            state = d.copy()
+            state.update(auction.apply(self, turn, action))
+            state["_legal"] = None
+            state["_lmask"] = -1
+            state["_log"] = (d["_log"], turn, action)
+            new = _new(Game)
+            _set(new, "__dict__", state)
+            return new
         if seat is None:
             seat = turn
-        legal = d["_legal"] or self.legal_actions()
-        if type(action) is Play and d["phase"] is Phase.PLAYING:
-            # A card is legal when the kernel's legal mask holds it (``legal`` is made of
-            # that mask): the check of ``in`` without comparing actions one by one.
-            allowed = seat == turn and action.card.bit & d["_lmask"] != 0
-        else:
-            allowed = seat is not None and seat == turn and action in legal
-        if not allowed or seat is None:
-            move = Move(-1 if seat is None else seat, action)
-            raise IllegalAction(self.refusal(move) or _not_now(move))
-        if type(action) is Play:  # the common case, first
-            return self._play(seat, action)
-        match action:
-            case Pick():
-                new = self._pick(seat)
-            case Pass():
-                new = self._pass(seat)
-            case Bury(cards):
-                new = self._bury(seat, cards)
-            case Call() | Alone():
-                new = self._call(seat, action)
-            case Crack() | NoCrack():
-                new = self._crack(seat, isinstance(action, Crack))
-            case Name(trick):
-                new = self._evolve(named_trick=trick, phase=Phase.PLAYING, turn=self._first_leader)
-            case _:  # pragma: no cover
-                raise IllegalAction(_not_now(Move(seat, action)))
-        d = new.__dict__
-        d["_log"] = (self.__dict__["_log"], seat, action)
-        d["_moves"] = None
-        return new
+        move = Move(-1 if seat is None else seat, action)
+        raise IllegalAction(self.refusal(move) or _not_now(move))
 
     def apply_move(self, move: Move) -> Game:
         return self.apply(move.action, move.seat)
-
-    @property
-    def _first_leader(self) -> int:
-        return (self.dealer + 1) % self.players
-
-    def _pick(self, seat: int) -> Game:
-        hands = list(self.hands)
-        hands[seat] = tuple(sorted(hands[seat] + self.blind, key=_TEXT))
-        return self._evolve(
-            picker=seat,
-            **self._holding(hands),
-            phase=Phase.BURYING,
-            turn=seat,
-        )
-
-    @staticmethod
-    def _holding(hands: list[tuple[Card, ...]]) -> dict[str, Any]:
-        """The state's entries for each seat's cards (text order)."""
-        return {"_plays": None, "_hands": tuple(hands), "_masks": None}
-
-    def _pass(self, seat: int) -> Game:
-        if seat != self.dealer:
-            return self._evolve(turn=(seat + 1) % self.players)
-        if self.rules.nobody_picks is NobodyPicks.DOUBLER:
-            return self._evolve(phase=Phase.DONE, turn=None)
-        if self.rules.leaster_blind is LeasterBlind.NAMED_TRICK:
-            return self._evolve(phase=Phase.NAMING, turn=self.dealer)
-        return self._evolve(phase=Phase.PLAYING, turn=self._first_leader)
-
-    def _bury(self, seat: int, cards: tuple[Card, ...]) -> Game:
-        hands = list(self.hands)
-        hands[seat] = tuple(c for c in hands[seat] if c not in cards)
-        state = self._evolve(bury=cards, **self._holding(hands))
-        if self.rules.partner is PartnerRule.NONE:
-            return state._after_call(alone=True)
-        return state._evolve(phase=Phase.CALLING)
-
-    def _call(self, seat: int, action: Action) -> Game:
-        if isinstance(action, Alone):
-            return self._after_call(alone=True)
-        assert isinstance(action, Call)
-        card = action.card
-        holder = self.holder_of(card)
-        assert holder is not None
-        assert holder != seat
-        partners = {holder}
-        if self.rules.second_partner:
-            partners.add((seat - 1) % self.players)
-        unknown = action.unknown
-        return self._evolve(
-            called=card,
-            unknown=unknown,
-            called_suit=card.fail_suit,
-            partners=frozenset(partners),
-            _called=card.bit,
-            _cs=kernel.duty_suit(card),
-            _unk=0 if unknown is None else unknown.bit,
-            _ten=card.rank is Rank.TEN,
-        )._after_call(alone=False)
-
-    def _after_call(self, alone: bool) -> Game:
-        assert self.picker is not None
-        if self.rules.cracking and self.picker != self.dealer:
-            phase, turn = Phase.CRACKING, (self.picker + 1) % self.players
-        else:
-            phase, turn = Phase.PLAYING, self._first_leader
-        return self._evolve(alone=alone, phase=phase, turn=turn)
-
-    def _crack(self, seat: int, crack: bool) -> Game:
-        cracks = (*self.cracks, seat) if crack else self.cracks
-        if seat == self.dealer:
-            return self._evolve(cracks=cracks, phase=Phase.PLAYING, turn=self._first_leader)
-        return self._evolve(cracks=cracks, turn=(seat + 1) % self.players)
-
-    def _play(self, seat: int, action: Play) -> Game:
-        # The hot path of every simulation: build the next state's dict directly.
-        state = self.__dict__.copy()
-        n = state["players"]
-        card = action.card
-        plays = list(state["_plays"])
-        held = plays[seat]
-        # Its place in the text-ordered hand: how many of the seat's cards sort before it.
-        at = (state["_masks"][seat] & _TEXT_BEFORE[card.index]).bit_count()
-        plays[seat] = held[:at] + held[at + 1 :]
-        masks = list(state["_masks"])
-        masks[seat] &= ~card.bit
-        cards = (*state["trick_cards"], card)
-        tricks = state["tricks"]
-        if len(cards) == 1:
-            led = state["_led"] = kernel.suit_of(card.bit, state["_unk"], state["_cs"])
-            if led == state["_cs"] and state["_called_led"] < 0:
-                state["_called_led"] = state["called_led_at"] = len(tricks)
-        state["_plays"] = tuple(plays)
-        state["_hands"] = None
-        state["_masks"] = tuple(masks)
-        state["_legal"] = None
-        state["_log"] = (state["_log"], seat, action)
-        state["_moves"] = None
-        if len(cards) < n:
-            state["trick_cards"] = cards
-            state["turn"] = (seat + 1) % n
-        else:
-            leader = state["trick_leader"]
-            won = kernel.trick_winner([c.bit for c in cards], state["_unk"], state["_cs"])
-            winner = (leader + won) % n
-            tricks = state["tricks"] = (*tricks, Trick(leader, cards, winner))
-            state["trick_cards"] = ()
-            state["trick_leader"] = winner
-            state["_led"] = -1
-            if len(tricks) == self.rules.tricks:
-                state["phase"], state["turn"] = Phase.DONE, None
-            else:
-                state["turn"] = winner
-        new = object.__new__(Game)
-        object.__setattr__(new, "__dict__", state)
-        return new
 
     # Scoring ------------------------------------------------------------
 
@@ -574,6 +355,8 @@ class Game:
 
     def view(self, seat: int) -> SeatView:
         """What one seat may know: see ``view.SeatView``."""
+        from sheepshead.view import seat_view  # not at start: ``check`` sees no view
+
         return seat_view(self, seat)
 
     def __repr__(self) -> str:
@@ -583,11 +366,52 @@ class Game:
         )
 
 
-def _kernel_legal(d: dict[str, Any], seat: int) -> int:
-    """The seat's legal cards as a mask, from the kernel's masks a Game keeps in its
-    ``__dict__`` (made by ``legal_actions``)."""
-    return kernel.legal(
-        d["_masks"][seat],
+#: A state's fields at the deal, but those of the deal itself (``Game._start`` fills them).
+_DEALT: dict[str, Any] = {
+    "rules": None,
+    "players": 0,
+    "dealer": 0,
+    "multiplier": 1,
+    "dealt": (),
+    "blind": (),
+    "phase": Phase.PICKING,
+    "turn": 0,
+    "is_done": False,
+    "picker": None,
+    "bury": (),
+    "called": None,
+    "unknown": None,
+    "alone": False,
+    "partners": frozenset(),
+    "cracks": (),
+    "named_trick": None,
+    "tricks": (),
+    "trick_leader": 0,
+    "trick_cards": (),
+    "called_suit": None,
+    "called_led_at": None,
+    "_legal": None,
+    "_lmask": -1,
+    "card_masks": 0,
+    "_hands": None,
+    "_log": None,
+    "_moves": None,
+    "_ntricks": 0,
+    "_led": -1,
+    "_called": 0,
+    "_cs": kernel.NO_SUIT,
+    "_unk": 0,
+    "_ten": False,
+    "_called_led": -1,
+}
+
+
+def _seat_legal(d: dict[str, Any]) -> int:
+    """The legal cards' mask of the seat to act in play, from a state's fields; kept
+    in the state (a state made by ``_play`` has it already)."""
+    seat = d["turn"]
+    mask: int = _legal_mask(
+        d["card_masks"] >> (seat << 5) & _FULL,
         d["_led"],
         seat == d["picker"],
         d["_called"],
@@ -597,3 +421,72 @@ def _kernel_legal(d: dict[str, Any], seat: int) -> int:
         d["_called_led"],
         len(d["tricks"]),
     )
+    d["_lmask"] = mask
+    return mask
+
+
+def _play(d: dict[str, Any], seat: int, action: Play) -> Game:
+    """The state after ``seat`` plays a legal card: the hot path of every hand. It makes
+    the next seat's legal mask too (``apply`` reads it, so it is always wanted)."""
+    state = d.copy()
+    card = action.card
+    bit = card.bit
+    masks = state["card_masks"] = d["card_masks"] ^ bit << (seat << 5)
+    state["_log"] = (d["_log"], seat, action)
+    cards = d["trick_cards"]
+    called_led = d["_called_led"]
+    if not cards:
+        led = state["_led"] = _suit_of(bit, d["_unk"], d["_cs"])
+        if led == d["_cs"] and called_led < 0:
+            called_led = state["_called_led"] = state["called_led_at"] = len(d["tricks"])
+        state["trick_cards"] = (card,)
+        turn = state["turn"] = (seat + 1) % d["players"]
+        done = len(d["tricks"])
+    elif len(cards) + 1 < d["players"]:
+        led = d["_led"]
+        state["trick_cards"] = (*cards, card)
+        turn = state["turn"] = (seat + 1) % d["players"]
+        done = len(d["tricks"])
+    else:
+        turn = _take_trick(d, state, (*cards, card))
+        led = -1
+        done = len(state["tricks"])
+    if turn >= 0:
+        state["_lmask"] = _legal_mask(
+            masks >> (turn << 5) & _FULL,
+            led,
+            turn == d["picker"],
+            d["_called"],
+            d["_cs"],
+            d["_unk"],
+            d["_ten"],
+            called_led,
+            done,
+        )
+    new = _new(Game)
+    _set(new, "__dict__", state)
+    return new
+
+
+def _take_trick(d: dict[str, Any], state: dict[str, Any], cards: tuple[Card, ...]) -> int:
+    """Complete the trick in ``state``: its winner leads next (returned), or the hand is
+    over (-1 returned)."""
+    n = d["players"]
+    leader = d["trick_leader"]
+    winner: int = (leader + _winner(list(map(_BIT, cards)), d["_unk"], d["_cs"])) % n
+    trick = _new(Trick)
+    _set_leader(trick, leader)
+    _set_cards(trick, cards)
+    _set_winner(trick, winner)
+    tricks = state["tricks"] = (*d["tricks"], trick)
+    state["trick_cards"] = ()
+    state["trick_leader"] = winner
+    state["_led"] = -1
+    if len(tricks) == d["_ntricks"]:
+        state["phase"] = _DONE
+        state["turn"] = None
+        state["is_done"] = True
+        state["_lmask"] = 0
+        return -1
+    state["turn"] = winner
+    return winner

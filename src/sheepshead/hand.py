@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
 
 from sheepshead.actions import Action, Move
 from sheepshead.cards import Card
 from sheepshead.rules import Result, Rules
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Protocol
+else:  # at run time HandState is a plain class: only the type checker reads it
+    Protocol = object
 
 
 class Phase(StrEnum):
@@ -106,6 +111,9 @@ class HandState(Protocol):
     def called_led_at(self) -> int | None: ...
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def card_masks(self) -> int: ...
+    def mask_of_seat(self, seat: int) -> int: ...
     @property
     def moves(self) -> tuple[Move, ...]: ...
     @property

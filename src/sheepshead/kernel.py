@@ -20,7 +20,6 @@ suit was first led, -1 before).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Suit
 from sheepshead.rules import (
@@ -30,6 +29,10 @@ from sheepshead.rules import (
     Rules,
     picker_result,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Suit keys: 0 clubs, 1 spades, 2 hearts (fail), 3 trump.
 TRUMP = 3
@@ -155,7 +158,13 @@ def legal(
             if ten and picker:
                 return hand & ~(SUIT_MASK[cs] & ~ACE_BIT[cs])
         return hand
-    follow = _follow(hand, led, picker, cs, unk)
+    # The cards that follow the suit led (``_follow``, written out: the hot path).
+    if unk and picker:
+        follow = hand & ~unk & SUIT_MASK[led]
+        if led == cs:
+            follow |= hand & unk
+    else:
+        follow = hand & SUIT_MASK[led]
     if follow:
         if led == cs and called_led == trick_no:
             if follow & called:
@@ -265,14 +274,15 @@ def takes(pos: int, card: int, led: int, best: int, unk: int) -> bool:
 
 def trick_winner(trick: Sequence[int], unk: int, cs: int) -> int:
     """The index in ``trick`` (its cards as bits, in the order played) of the card that
-    takes it. When the unknown card led and nothing followed it, the next card wins."""
+    takes it: its highest eligible bit (``takes``: a trump, or a card of the suit led;
+    never the unknown card). When the unknown card led and nothing followed it, the
+    next card wins."""
     led = suit_of(trick[0], unk, cs)
-    best, at = -1, -1
-    for i, card in enumerate(trick):
-        pos = card.bit_length() - 1
-        if takes(pos, card, led, best, unk):
-            best, at = pos, i
-    return at if at >= 0 else 1
+    # The bits are distinct, so their sum is their union.
+    eligible = sum(trick) & (TRUMPS | SUIT_MASK[led]) & ~unk
+    if not eligible:
+        return 1
+    return trick.index(1 << (eligible.bit_length() - 1))
 
 
 # Multipliers and scoring -------------------------------------------------------------
@@ -286,7 +296,7 @@ def hand_multiplier(multiplier: int, cracks: int) -> int:
 def bumps(rules: Rules, dealer_picked: bool) -> bool:
     """Whether a loss doubles (double on the bump): not for a forced pick (the dealer
     picking after everyone passed, under that rule) when the rules spare it."""
-    forced = rules.nobody_picks is NobodyPicks.FORCED_PICK and dealer_picked
+    forced = dealer_picked and rules.nobody_picks is NobodyPicks.FORCED_PICK
     return rules.double_on_the_bump and not (forced and not rules.forced_pick_bump)
 
 

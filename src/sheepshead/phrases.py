@@ -21,7 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 #: A message: a sentence, or a (singular, plural) pair chosen by the ``n`` parameter.
 Message = str | tuple[str, str]

@@ -6,7 +6,6 @@ The format is pinned in ``shared/hand-record.md``; other programs depend on it.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sheepshead.actions import Move, parse_move
 from sheepshead.cards import Card
@@ -14,6 +13,10 @@ from sheepshead.game import Game
 from sheepshead.hand import HandResult
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = "sheepshead-hand/1"
 _FIELDS = {"format", "rules", "dealer", "multiplier", "hands", "blind", "actions"}

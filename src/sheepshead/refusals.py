@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from sheepshead import kernel
 from sheepshead.actions import (
@@ -37,6 +36,10 @@ from sheepshead.hand import HandState
 from sheepshead.phrases import ENGINE_REFUSALS
 from sheepshead.phrases import english as phrase
 from sheepshead.rules import PartnerRule
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _JD = Card(Rank.JACK, Suit.DIAMONDS)
 

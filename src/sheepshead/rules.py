@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any
 
 from sheepshead.phrases import N_
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class PartnerRule(StrEnum):
@@ -51,11 +54,15 @@ class Result(StrEnum):
 
     @property
     def is_win(self) -> bool:
-        return self in (Result.WIN, Result.WIN_SCHNEIDER, Result.WIN_NO_TRICK)
+        return self in _WINS
 
     @property
     def is_loss(self) -> bool:
-        return self in (Result.LOSS, Result.LOSS_SCHNEIDER, Result.LOSS_NO_TRICK)
+        return self in _LOSSES
+
+
+_WINS = frozenset((Result.WIN, Result.WIN_SCHNEIDER, Result.WIN_NO_TRICK))
+_LOSSES = frozenset((Result.LOSS, Result.LOSS_SCHNEIDER, Result.LOSS_NO_TRICK))
 
 
 class RulesError(ValueError):
@@ -331,16 +338,21 @@ def preset(name: str) -> Rules:
 def picker_result(points: int, tricks_won: int, tricks: int) -> Result:
     """The result from the picker's side's card points and tricks (tricks decide first)."""
     if tricks_won == tricks:
-        return Result.WIN_NO_TRICK
+        return _WIN_NO_TRICK
     if tricks_won == 0:
-        return Result.LOSS_NO_TRICK
+        return _LOSS_NO_TRICK
     if points >= 91:
-        return Result.WIN_SCHNEIDER
+        return _WIN_SCHNEIDER
     if points >= 61:
-        return Result.WIN
+        return _WIN
     if points >= 31:
-        return Result.LOSS
-    return Result.LOSS_SCHNEIDER
+        return _LOSS
+    return _LOSS_SCHNEIDER
+
+
+# The results as plain names: a member read from the class costs a class lookup.
+_WIN, _WIN_SCHNEIDER, _WIN_NO_TRICK = Result.WIN, Result.WIN_SCHNEIDER, Result.WIN_NO_TRICK
+_LOSS, _LOSS_SCHNEIDER, _LOSS_NO_TRICK = Result.LOSS, Result.LOSS_SCHNEIDER, Result.LOSS_NO_TRICK
 
 
 #: The base multiplier m of each result.

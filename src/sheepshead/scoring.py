@@ -5,9 +5,15 @@ doubler, by the rules kernel's table (``kernel.picker_score``, ``kernel.leaster_
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import attrgetter
+
 from sheepshead import kernel
 from sheepshead.hand import HandResult, HandState, Phase
 from sheepshead.rules import LeasterBlind, Result
+
+_POINTS = attrgetter("points")
+_CARDS = attrgetter("cards")
 
 
 def hand_result(hand: HandState) -> HandResult | None:
@@ -24,7 +30,7 @@ def hand_result(hand: HandState) -> HandResult | None:
     for partner in hand.partners:
         side |= 1 << partner
     won = [t for t in hand.tricks if side >> t.winner & 1]
-    points = sum(t.points for t in won) + sum(c.points for c in hand.bury)
+    points = sum(map(_POINTS, chain(chain.from_iterable(map(_CARDS, won)), hand.bury)))
     result, scores, multiplier = kernel.picker_score(
         n,
         picker,
