@@ -68,15 +68,26 @@ while read -r path as; do
   [ "$as" = cookie ] && headers=(--extra-headers="{\"Cookie\": \"$cookie\"}")
   name="$(echo "${path#/}" | tr '/' '-' | cut -c1-40)"
   report="$OUT/${name:-home}.json"
-  "$LIGHTHOUSE" "http://127.0.0.1:$PORT$path" --quiet "${headers[@]}" \
-    --chrome-flags="--headless=new --no-sandbox --disable-gpu" \
-    --only-categories=performance,accessibility,best-practices,seo \
-    --output=json --output-path="$report" </dev/null
+  # Lighthouse now and then fails to record a trace (NO_NAVSTART): such a page is run
+  # once more, and a second failure is reported as one.
+  for try in 1 2; do
+    rm -f "$report"
+    "$LIGHTHOUSE" "http://127.0.0.1:$PORT$path" --quiet "${headers[@]}" \
+      --chrome-flags="--headless=new --no-sandbox --disable-gpu" \
+      --only-categories=performance,accessibility,best-practices,seo \
+      --output=json --output-path="$report" </dev/null && break
+  done
+  if [ ! -s "$report" ]; then
+    printf '%-52s %s\n' "$path" "FAILED (Lighthouse could not run)"
+    status=1
+    continue
+  fi
   line="$(.venv/bin/python - "$report" "$MIN_SCORE" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
-scores = [round(report["categories"][c]["score"] * 100)
+scores = [report["categories"][c]["score"]
           for c in ("performance", "accessibility", "best-practices", "seo")]
+scores = [-1 if s is None else round(s * 100) for s in scores]  # -1: not measured
 below = [s for s in scores if s < int(sys.argv[2])]
 print(" ".join(f"{s:5d}" for s in scores) + ("  BELOW" if below else ""))
 PY
