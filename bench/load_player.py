@@ -270,10 +270,15 @@ async def ramp(args: argparse.Namespace, base_url: str) -> list[dict[str, Any]]:
         players = [
             Player(clients[i], warm, random.Random(f"{args.seed}/{i}")) for i in range(pool_size)
         ]
-        # Every player has a game before the clock starts.
-        await asyncio.wait_for(
-            asyncio.gather(*(p.table_step(args.level) for p in players)), args.grace + 60
-        )
+
+        # Every player has a game before the clock starts (a full server refuses some
+        # of so many new games at once: those ask again).
+        async def seated(player: Player) -> None:
+            while player.state is None:
+                if not await player.table_step(args.level):
+                    await asyncio.sleep(0.2)
+
+        await asyncio.wait_for(asyncio.gather(*(seated(p) for p in players)), args.grace + 60)
         for p in players:
             idle.put_nowait(p)
         for rate in args.rates:

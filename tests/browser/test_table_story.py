@@ -85,7 +85,7 @@ def test_the_hand_and_the_prompt_are_in_view_at_every_decision(
     shot(page, artifacts, f"story-{size}-daily")
     # The next day's start in Chicago's time and the reader's, each with its zone.
     expect(page.locator("#daily-next")).to_have_text(
-        re.compile(r"12:00\s?AM C[SD]T in Chicago, .+ (UTC|GMT\S*) where you are")
+        re.compile(r"12:00\s?AM C[SD]T in Chicago \(.+ (UTC|GMT\S*)\)")
     )
     # The daily game's settings change only the display: no house rule, no new game.
     page.locator("#open-settings").click()

@@ -321,6 +321,7 @@ def daily_page(request: Request, player: KnownPlayerDep, svc: DailyDep, at: NowD
         day=day.isoformat(),
         commitment=row.commitment,
         next_day=daily_game.day_end(day).isoformat(),
+        zone=daily_game.ZONE_NAME,
         name=None if name is None or name[1] else name[0],
         started=bool(attempts),
     )

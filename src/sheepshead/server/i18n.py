@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
+from zoneinfo import ZoneInfo
 
 import jinja2
 from babel.dates import format_date, format_time
@@ -284,14 +285,18 @@ def long_date(day: date | str) -> str:
     return digits(format_date(when, format="long", locale=lang), lang)
 
 
-def moment(instant: str) -> str:
-    """An ISO instant as the language writes a date and time, in UTC (the page's script
-    shows it again in the reader's own time zone)."""
+def moment(instant: str, zone: str = "UTC", date_format: str = "long") -> str:
+    """An ISO instant as the language writes a date and time, in UTC unless ``zone``
+    names another, the zone's abbreviation after the time ("UTC", "CST"); the page's
+    script shows it again in the reader's own time zone. ``date_format``: Babel's
+    "long" (December 2, 2026) or "medium" (Dec 2, 2026, as the scripts write it)."""
     lang = current()
-    when = datetime.fromisoformat(instant).astimezone(UTC)
+    tz = UTC if zone == "UTC" else ZoneInfo(zone)
+    when = datetime.fromisoformat(instant).astimezone(tz)
     # Bengali clocks read in 24 hours here: CLDR's Bengali "AM"/"PM" are Latin letters.
-    time = format_time(when, "HH:mm" if lang == "bn" else "short", tzinfo=UTC, locale=lang)
-    return f"{long_date(when.date())}, {digits(time, lang)} UTC"
+    time = format_time(when, "HH:mm" if lang == "bn" else "short", tzinfo=tz, locale=lang)
+    day = digits(format_date(when.date(), format=date_format, locale=lang), lang)
+    return f"{day}, {digits(time, lang)} {when.tzname()}"
 
 
 def card_name(card: Card | str | Any) -> str:
