@@ -61,6 +61,8 @@ function drawLesson() {
     markCards(step);
   } else if (!step) {
     markCards(null);
+    // After the last hand the way on is the panel's: play a game of one's own.
+    if (l.done) $("actions").querySelector('[data-ui="next-hand"]')?.remove();
     $("learn-rule").textContent = "";
     $("learn-why").textContent = "";
     $("learn-do").textContent = l.done
