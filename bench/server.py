@@ -11,6 +11,13 @@ next decision, and saves. Two figures per request:
 
     .venv/bin/python bench/server.py [--hands 200] [--level standard] [--players 5]
     .venv/bin/python bench/server.py --postgres     # a temporary database on 127.0.0.1:5432
+    .venv/bin/python bench/server.py --coach-worker # with a coach worker busy analysing
+
+``--coach-worker`` (issue 17): a ``sheepshead coach-worker`` process runs beside the app
+on the same database (the app's own worker thread off, ``SHEEPSHEAD_COACH_WORKER=
+external``), and every finished hand's review is asked for (``POST .../review``), so
+the worker always has a job: one core busy analysing while the human plays. The first
+``--warmup`` hands (default 3) fill its queue and are not counted.
 
 Requirement (issue 4): p95 server time per human action at most 30 ms at the standard
 level (and the beginner's). The expert level searches and has no absolute limit of its
@@ -21,9 +28,11 @@ own: its figure is printed and judged side by side with an earlier commit; pass
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +43,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sheepshead.server import Settings, create_app
+from sheepshead.server.coach import WORKER_ENV
 from sheepshead.server.settings import Rate
 
 with warnings.catch_warnings():
@@ -77,6 +87,21 @@ def describe(name: str, seconds: list[float]) -> str:
     )
 
 
+def worker_line(app: Any, worker: subprocess.Popen[bytes]) -> str:
+    """The worker's CPU time and the jobs it finished, then stop it."""
+    fields = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    worker.terminate()
+    worker.wait(timeout=30)
+    from sqlalchemy import text
+
+    with app.state.engine.connect() as db:
+        rows = dict(
+            db.execute(text("SELECT status, count(*) FROM coach_jobs GROUP BY status")).all()
+        )
+    return f"coach worker: {cpu:.1f} s of CPU, jobs by status {rows}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=200, help="hands to play (default 200)")
@@ -94,6 +119,12 @@ def main() -> int:
         default=None,
         help="p95 limit in ms (default: 30 for beginner and standard, none for expert)",
     )
+    parser.add_argument(
+        "--coach-worker",
+        action="store_true",
+        help="a coach worker process analysing every finished hand meanwhile",
+    )
+    parser.add_argument("--warmup", type=int, default=3, help="hands not counted (--coach-worker)")
     args = parser.parse_args()
     if not args.postgres:
         return run(args)
@@ -121,7 +152,14 @@ def run(args: argparse.Namespace) -> int:
             rate_actions=unmet,
             rate_actions_per_address=unmet,
         )
+        worker: subprocess.Popen[bytes] | None = None
+        if args.coach_worker:
+            os.environ[WORKER_ENV] = "external"
         app = create_app(settings)
+        if args.coach_worker:
+            command = [str(Path(sys.executable).with_name("sheepshead")), "coach-worker"]
+            command += ["--database", settings.database, "--poll", "0.2"]
+            worker = subprocess.Popen(command)
         timer = Timer(app)
         client = TestClient(timer, base_url="http://localhost")
         rng = random.Random(args.seed)
@@ -154,7 +192,16 @@ def run(args: argparse.Namespace) -> int:
                 assert response.status_code == 200, response.text
                 state = response.json()["state"]
             hands += 1
+            if worker is not None:
+                number = state["hand_number"]
+                review = client.post(f"/api/v1/games/{state['id']}/hands/{number}/review")
+                assert review.status_code == 202, review.text
+                if hands == args.warmup:
+                    actions.clear()
+                    deals.clear()
         elapsed = time.perf_counter() - started
+        if worker is not None:
+            print(worker_line(app, worker))
         app.state.engine.dispose()
 
     database = args.database_url.split("@")[-1] if args.database_url else "SQLite (fresh file)"

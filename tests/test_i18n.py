@@ -223,6 +223,7 @@ SITE_PAGES = [
     "/",
     "/play",
     "/daily",
+    "/learn",
     "/leaderboard",
     "/privacy",
     f"/verify?seed={SEED}&players=5",

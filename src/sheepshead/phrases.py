@@ -30,7 +30,17 @@ if TYPE_CHECKING:
 #: A message: a sentence, or a (singular, plural) pair chosen by the ``n`` parameter.
 Message = str | tuple[str, str]
 
-__all__ = ["EVENTS", "N_", "REFUSALS", "SCRIPTS", "Message", "english", "english_list", "tn"]
+__all__ = [
+    "EVENTS",
+    "LESSON",
+    "N_",
+    "REFUSALS",
+    "SCRIPTS",
+    "Message",
+    "english",
+    "english_list",
+    "tn",
+]
 
 
 def N_(message: str) -> str:
@@ -228,6 +238,126 @@ REFUSALS: dict[str, dict[str, Message]] = {
     },
     "recovery-code-symbol": {"you": N_('"{char}" is not in a recovery code.')},
     "no-such-recovery-code": {"you": N_("No player has that recovery code.")},
+    # The guided first game's (``lesson.py``): a legal choice that is not the step's.
+    "lesson-pick": {
+        "you": N_("In this lesson, pick: a hand with this many trumps is worth the blind.")
+    },
+    "lesson-bury": {
+        "you": N_(
+            "In this lesson, bury the two cards the step names: "
+            "their points are safe in the bury, and you keep a card of the suit you call."
+        )
+    },
+    "lesson-call": {
+        "you": N_("In this lesson, call the {card}: you hold a card of its suit, as a call needs.")
+    },
+    "lesson-lead-trump": {
+        "you": N_(
+            "In this lesson, lead the {card}: "
+            "the picker's side leads trump to draw out the others' trumps."
+        )
+    },
+    "lesson-follow": {"you": N_("In this lesson, play the {card}: you must follow {suits}.")},
+    "lesson-follow-trump": {
+        "you": N_(
+            "In this lesson, play the {card}: "
+            "you must play a trump, and this one gives the trick the fewest points you can."
+        )
+    },
+    "lesson-trump-in": {
+        "you": N_(
+            "In this lesson, trump with the {card}: "
+            "a low trump takes this trick and saves your high ones."
+        )
+    },
+    "lesson-schmear": {
+        "you": N_(
+            "In this lesson, schmear the {card}: "
+            "the trick is your side's for sure, so its points are safe there."
+        )
+    },
+}
+
+#: The guided first game's words (``lesson.py``), by the kind of step: ``do``, what to
+#: do and why; ``rule``, the rule at hand. ``{card}``, ``{cards}``: the card or cards
+#: the step names; ``{suit}``, ``{suits}``: the suit led.
+LESSON: dict[str, dict[str, str]] = {
+    "pick": {
+        "do": N_(
+            "Your hand is rich in trumps: pick up the blind, the two cards set aside, "
+            "and play against the others with a partner."
+        ),
+        "rule": N_(
+            "Picking: each player in turn may pick up the blind or pass. The picker's side "
+            "needs 61 of the 120 card points to win."
+        ),
+    },
+    "bury": {
+        "do": N_("The blind is in your hand. Bury the {cards}: choose them, then press Bury."),
+        "rule": N_(
+            "The bury: the picker lays two cards away face down. "
+            "Their points count for the picker's side at the end."
+        ),
+    },
+    "call": {
+        "do": N_(
+            "Call the {card}: whoever holds it is your partner, "
+            "but nobody knows who until it is played."
+        ),
+        "rule": N_(
+            "Calling: the picker calls a fail ace it does not hold, and keeps a card of "
+            "that suit until the suit is led."
+        ),
+    },
+    "lead-trump": {
+        "do": N_(
+            "You lead this trick. Your side has the strong trumps: lead trump, the {card}, "
+            "to draw out the others' trumps."
+        ),
+        "rule": N_(
+            "Trumps: the four queens, the four jacks, then the diamonds (ace, ten, king, nine, "
+            "eight, seven). Any trump beats any card of a fail suit."
+        ),
+    },
+    "follow": {
+        "do": N_(
+            "The lead is in {suits} and you hold {suits}: you must follow suit. Play the {card}."
+        ),
+        "rule": N_(
+            "Following suit: play a card of the suit led if you hold one; only a player "
+            "who holds none may play any card. The trumps count as one suit."
+        ),
+    },
+    "follow-trump": {
+        "do": N_(
+            "Trump was led and you hold trumps: you must play one. "
+            "This trick is not yours to take, so play the {card}."
+        ),
+        "rule": N_(
+            "Following suit: play a card of the suit led if you hold one; only a player "
+            "who holds none may play any card. The trumps count as one suit."
+        ),
+    },
+    "trump-in": {
+        "do": N_(
+            "The lead is in {suits} and you hold none: you may play any card. "
+            "Trump it with the {card} and take the trick."
+        ),
+        "rule": N_(
+            "Trumping: a player who cannot follow suit may play a trump, "
+            "and any trump beats any card of a fail suit."
+        ),
+    },
+    "schmear": {
+        "do": N_(
+            "Your side is sure to take this trick: nobody after you can beat it. "
+            "Schmear it: give it your points, the {card}."
+        ),
+        "rule": N_(
+            "Schmearing: putting a card of many points (an ace, 11; a ten, 10) on a trick "
+            "your side is sure to win. A trick's card points go to its winner's side."
+        ),
+    },
 }
 
 #: The engine's refusals of an action (``refusals.py``) as the server words them, in the

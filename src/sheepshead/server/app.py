@@ -22,6 +22,7 @@ from sheepshead.server import (
     friends,
     guide,
     i18n,
+    lesson,
     me,
     observability,
     pages,
@@ -108,6 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(guide.router)
     app.include_router(clubs.router)
     app.include_router(webapp.router)
+    app.include_router(lesson.router)
+    app.include_router(lesson.pages)
     coach.install(app)
     friends.install(app)
     app.mount("/static", static, name="static")

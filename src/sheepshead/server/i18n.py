@@ -241,8 +241,9 @@ def _phrase(lang: str, message: Phrase) -> str | list[str]:
 def phrases(lang: str) -> dict[str, Any]:
     """The catalog of ``phrases.py`` in ``lang``, as the page reads it (``#phrases``,
     ``static/js/words.js``): ``{"events": {type: {variant: message}}, "refusals": {code:
-    {variant: message}}, "scripts": {name: word}}``, a message a string with ``{name}``
-    placeholders, or a plural's forms (the form for one first)."""
+    {variant: message}}, "scripts": {name: word}, "lesson": {kind: {part: message}}}``,
+    a message a string with ``{name}`` placeholders, or a plural's forms (the form for
+    one first)."""
     return {
         "events": {
             kind: {variant: _phrase(lang, m) for variant, m in variants.items()}
@@ -253,6 +254,10 @@ def phrases(lang: str) -> dict[str, Any]:
             for code, variants in catalog_phrases.REFUSALS.items()
         },
         "scripts": {name: _phrase(lang, m) for name, m in catalog_phrases.SCRIPTS.items()},
+        "lesson": {
+            kind: {part: _phrase(lang, m) for part, m in parts.items()}
+            for kind, parts in catalog_phrases.LESSON.items()
+        },
     }
 
 

@@ -172,7 +172,12 @@ function awaitDeal() {
   deal.className = "act primary";
   deal.dataset.ui = "deal";
   deal.textContent = t("Deal the cards");
-  $("actions").replaceChildren(deal);
+  // A first visit is offered the guided first game too (/learn).
+  const learn = document.createElement("a");
+  learn.className = "button";
+  learn.href = "/learn";
+  learn.textContent = t("New to Sheepshead? Play the guided first game");
+  $("actions").replaceChildren(deal, ...(hadGame() ? [] : [learn]));
   const table = $("table");
   table.setAttribute("aria-busy", "false");
   table.dataset.phase = "start";
