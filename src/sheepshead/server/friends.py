@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from sheepshead.server import live, refused
+from sheepshead.server import friends_hint, live, refused
 from sheepshead.server.friends_play import MESSAGES, Friends, Refusal, Step
 from sheepshead.server.identity import KnownPlayerDep, PlayerDep
 from sheepshead.server.refused import Refused
@@ -271,4 +271,5 @@ def install(app: FastAPI) -> None:
     app.state.friends = Friends(store, app.state.tables, server_secret(settings))
     app.state.hub = hub
     app.include_router(router)
+    app.include_router(friends_hint.router)
     app.include_router(live.router)

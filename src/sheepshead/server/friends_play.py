@@ -177,6 +177,7 @@ class Friends:
             "started": True,
             "turn": table.game.turn,
             "deadline": None if deadline is None else deadline.isoformat(),
+            "hints_used": _hints_used(stored, table),
         }
 
     def view(self, code: str, player: str) -> dict[str, Any]:
@@ -506,6 +507,13 @@ class Friends:
             return {"state": state, "events": []}
         names = self.names_of(step.stored)
         return {"state": state, "events": seat_events(turn.events, seat, turn.table.game, names)}
+
+
+def _hints_used(stored: StoredTable, table: Table) -> dict[str, list[int]]:
+    """Per finished hand with some, the hints each seat asked for: shown to everyone
+    (the hand in play's only once it is over: no signal during the hand)."""
+    playing = None if table.hand_over else table.hand_number
+    return {str(n): list(c) for n, c in sorted(stored.hint_counts.items()) if n != playing}
 
 
 def _longest_seated(stored: StoredTable) -> str | None:

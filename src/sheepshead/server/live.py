@@ -81,7 +81,8 @@ class Hub:
         self.pending: set[str] = set()
         self.running: set[str] = set()
         self.tasks: set[asyncio.Future[None]] = set()
-        self._ticker: asyncio.Task[None] | None = None
+        #: The ticker of each loop serving the app (uvicorn: one; tests may run more).
+        self._tickers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
         self._listener: threading.Thread | None = None
         self.closed = threading.Event()
 
@@ -100,10 +101,11 @@ class Hub:
     def start(self) -> None:
         """On the app's loop, at start-up: the ticker (a task of the loop) and, on
         PostgreSQL, the listener (a thread with its own connection)."""
-        self.loop = asyncio.get_running_loop()
+        loop = self.loop = asyncio.get_running_loop()
         self.closed.clear()
-        if self._ticker is None or self._ticker.done():
-            self._ticker = self.loop.create_task(self._tick(), name="friends-ticker")
+        ticker = self._tickers.get(loop)
+        if ticker is None or ticker.done():
+            self._tickers[loop] = loop.create_task(self._tick(), name="friends-ticker")
         if self.friends.store.postgres and (
             self._listener is None or not self._listener.is_alive()
         ):
@@ -113,13 +115,15 @@ class Hub:
             self._listener.start()
 
     async def stop(self) -> None:
-        """At shutdown: the ticker ends; the listener ends within its poll (2 s)."""
-        self.close()
-        ticker, self._ticker = self._ticker, None
+        """At shutdown: this loop's ticker ends; when no loop runs one any more (an app
+        served once, the usual case), the listener ends within its poll (2 s)."""
+        ticker = self._tickers.pop(asyncio.get_running_loop(), None)
         if ticker is not None:
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+        if not self._tickers:
+            self.close()
 
     def close(self) -> None:
         self.closed.set()
@@ -211,7 +215,7 @@ class Hub:
         """Every ``friends_tick_seconds``: the due tables, each claimed and handled (in
         the thread pool: the store's calls block)."""
         failing = False
-        while not self.closed.is_set():
+        while True:
             await asyncio.sleep(self.settings.friends_tick_seconds)
             try:
                 await run_in_threadpool(self._tick_once)

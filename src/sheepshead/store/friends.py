@@ -18,7 +18,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -137,6 +137,8 @@ class FriendHandRow(Base):
     seed_sha256: Mapped[str] = mapped_column(String(64))
     moves: Mapped[list[str]] = mapped_column(JSON)
     done: Mapped[bool] = mapped_column(Boolean)
+    #: Per seat, the coach's hints asked for in this hand; None: none asked for.
+    hints: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +174,8 @@ class StoredTable:
     acted_at: datetime
     seats: tuple[StoredSeat, ...]
     hands: tuple[StoredHand, ...]
+    #: Per hand number, the coach's hints each seat asked for (hands with some only).
+    hint_counts: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     def seat_of(self, player_id: str) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
@@ -203,7 +207,13 @@ def _load(conn: Connection, where: Any) -> StoredTable | None:
         .order_by(FriendSeatRow.seat)
     ).all()
     hands = conn.execute(
-        select(FriendHandRow.number, FriendHandRow.seed, FriendHandRow.moves, FriendHandRow.done)
+        select(
+            FriendHandRow.number,
+            FriendHandRow.seed,
+            FriendHandRow.moves,
+            FriendHandRow.done,
+            FriendHandRow.hints,
+        )
         .where(FriendHandRow.table_id == t.id)
         .order_by(FriendHandRow.number)
     ).all()
@@ -231,6 +241,7 @@ def _load(conn: Connection, where: Any) -> StoredTable | None:
             for s in seats
         ),
         hands=tuple(StoredHand(h.number, bytes(h.seed), tuple(h.moves), h.done) for h in hands),
+        hint_counts={h.number: tuple(h.hints) for h in hands if h.hints},
     )
 
 
@@ -280,6 +291,17 @@ class Write:
             )
         for hand in added:
             self.conn.execute(insert(FriendHandRow).values(_hand_values(self.table.id, hand)))
+
+    def hint(self, number: int, seat: int) -> int:
+        """One more hint for ``seat`` in hand ``number``; its count in that hand now."""
+        counts = list(self.table.hint_counts.get(number, (0,) * len(self.table.seats)))
+        counts[seat] += 1
+        self.conn.execute(
+            update(FriendHandRow)
+            .where(FriendHandRow.table_id == self.table.id, FriendHandRow.number == number)
+            .values(hints=counts)
+        )
+        return counts[seat]
 
     def message(self, seat: int, key: str) -> None:
         stamp = self.table.stamp + 1
@@ -362,9 +384,10 @@ class FriendsStore:
             return _load(conn, FriendTableRow.id == table_id)
 
     @contextmanager
-    def write(self, code: str) -> Iterator[Write | None]:
+    def write(self, code: str, quiet: bool = False) -> Iterator[Write | None]:
         """The table locked for one write (None: no such code). The changes commit
-        when the block ends without an exception; then the table's sockets wake."""
+        when the block ends without an exception; then the table's sockets wake
+        (``quiet``: they do not, and the stamp stays: nothing they show changed)."""
         with self.engine.begin() as conn:
             locked = conn.execute(
                 update(FriendTableRow)
@@ -378,6 +401,9 @@ class FriendsStore:
             assert table is not None
             write = Write(conn, table)
             yield write
+            if quiet:
+                assert not write.changes, "a quiet write changes no column of the table"
+                return
             write.finish()
             self._notify(conn, table.id)
         if self.wake is not None and not self.postgres:
