@@ -330,11 +330,8 @@ async def _renew(hub: Hub, conn: Conn) -> None:
     store = hub.friends.store
     while True:
         await asyncio.sleep(RENEW_SECONDS)
-        stored = await run_in_threadpool(store.load_id, conn.table_id)
-        seat = None if stored is None else stored.seat_of(conn.player)
-        if seat is not None:
-            until = now() + timedelta(seconds=LIVE_SECONDS)
-            await run_in_threadpool(store.live, conn.table_id, seat, conn.player, until)
+        until = now() + timedelta(seconds=LIVE_SECONDS)
+        await run_in_threadpool(store.renew, conn.table_id, conn.player, until)
 
 
 async def _receive(hub: Hub, conn: Conn) -> None:

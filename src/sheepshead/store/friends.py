@@ -18,7 +18,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -148,6 +148,9 @@ class StoredSeat:
     sat_at: datetime | None
     covered: bool
     live_until: datetime | None
+    #: The person's display name, if they have one and it is not hidden (read with
+    #: the seats, in the same query).
+    name: str | None = None
 
     def away(self, at: datetime) -> bool:
         """A person whose socket has gone (and not come back)."""
@@ -201,8 +204,10 @@ def _load(conn: Connection, where: Any) -> StoredTable | None:
     t = conn.execute(select(FriendTableRow.__table__).where(where)).first()
     if t is None:
         return None
+    shown = (DisplayName.player_id == FriendSeatRow.player_id) & DisplayName.hidden.is_(False)
     seats = conn.execute(
-        select(FriendSeatRow.__table__)
+        select(FriendSeatRow.__table__, DisplayName.text.label("name"))
+        .outerjoin(DisplayName, shown)
         .where(FriendSeatRow.table_id == t.id)
         .order_by(FriendSeatRow.seat)
     ).all()
@@ -237,7 +242,9 @@ def _load(conn: Connection, where: Any) -> StoredTable | None:
         messages=tuple(t.messages),
         acted_at=acted,
         seats=tuple(
-            StoredSeat(s.seat, s.player_id, _aware(s.sat_at), s.covered, _aware(s.live_until))
+            StoredSeat(
+                s.seat, s.player_id, _aware(s.sat_at), s.covered, _aware(s.live_until), s.name
+            )
             for s in seats
         ),
         hands=tuple(StoredHand(h.number, bytes(h.seed), tuple(h.moves), h.done) for h in hands),
@@ -257,12 +264,17 @@ class Write:
         self.conn = conn
         self.table = table
         self.changes: dict[str, Any] = {}
+        #: What ``after`` needs: the seats' changes, the game's version and hands.
+        self._seats: dict[int, dict[str, Any]] = {}
+        self._version = table.version
+        self._hands: dict[int, StoredHand] = {}
 
     def set(self, **values: Any) -> None:
         """Columns of the table's row to change (``status``, ``host_id``, ...)."""
         self.changes.update(values)
 
     def seat(self, seat: int, **values: Any) -> None:
+        self._seats.setdefault(seat, {}).update(values)
         self.conn.execute(
             update(FriendSeatRow)
             .where(FriendSeatRow.table_id == self.table.id, FriendSeatRow.seat == seat)
@@ -283,6 +295,8 @@ class Write:
         )
         if bumped.rowcount != 1:
             raise Stale(self.table.id)
+        self._version = version
+        self._hands.update((h.number, h) for h in (*changed, *added))
         for hand in changed:
             self.conn.execute(
                 update(FriendHandRow)
@@ -307,6 +321,25 @@ class Write:
         stamp = self.table.stamp + 1
         kept = [*self.table.messages, {"seat": seat, "key": key, "stamp": stamp}]
         self.set(messages=kept[-MESSAGES_KEPT:])
+
+    def after(self) -> StoredTable:
+        """The table as this write leaves it once committed: what loading it again
+        would give, without the queries (a seat's new person's name aside: a write
+        that seats somebody loads the table again instead)."""
+        t = self.table
+        assert all("player_id" not in v for v in self._seats.values()), "load it again"
+        changes = dict(self.changes)
+        if "messages" in changes:
+            changes["messages"] = tuple(changes["messages"])
+        hands = {h.number: h for h in t.hands} | self._hands
+        return replace(
+            t,
+            **changes,
+            version=self._version,
+            stamp=t.stamp + 1,
+            seats=tuple(replace(s, **self._seats.get(s.seat, {})) for s in t.seats),
+            hands=tuple(hands[n] for n in sorted(hands)),
+        )
 
     def finish(self) -> None:
         self.conn.execute(
@@ -471,6 +504,16 @@ class FriendsStore:
             yield write
             write.finish()
             self._notify(conn, table.id)
+
+    def renew(self, table_id: str, player_id: str, until: datetime) -> None:
+        """An open socket's sign of life: its person's seat there until ``until`` (one
+        statement; no wake-up: nothing anyone sees changed)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(FriendSeatRow)
+                .where(FriendSeatRow.table_id == table_id, FriendSeatRow.player_id == player_id)
+                .values(live_until=until)
+            )
 
     def live(self, table_id: str, seat: int, player_id: str, until: datetime) -> bool:
         """Renew a socket's presence (no wake-up: nothing anyone sees changed);
