@@ -344,6 +344,7 @@ def test_the_openapi_document_lists_the_friends_endpoints(client: TestClient) ->
         "/api/v1/tables/{code}/start",
         "/api/v1/tables/{code}/actions",
         "/api/v1/tables/{code}/next-hand",
+        "/api/v1/tables/{code}/hint",
     } <= set(paths)
     assert {"200", "403", "404", "409", "422"} <= set(
         paths["/api/v1/tables/{code}/actions"]["post"]["responses"]
