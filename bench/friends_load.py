@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from faults import ServerProcess, migrate_database, postgres_database  # bench/faults.py
+from servers import ServerProcess, migrate_database, postgres_database  # bench/servers.py
 
 API = "/api/v1/tables"
 COOKIE = "sheepshead_player"
@@ -237,7 +237,7 @@ def main() -> int:
         url = db[2]
         migrate_database(url)
         server = ServerProcess(
-            url, Path(scratch), workers=args.workers, SHEEPSHEAD_RATE_JOINS="off"
+            url, Path(scratch), workers=args.workers, env={"SHEEPSHEAD_RATE_JOINS": "off"}
         )
         server.start()
         try:

@@ -344,7 +344,32 @@ def test_the_openapi_document_lists_the_friends_endpoints(client: TestClient) ->
         "/api/v1/tables/{code}/start",
         "/api/v1/tables/{code}/actions",
         "/api/v1/tables/{code}/next-hand",
+        "/api/v1/tables/{code}/hint",
     } <= set(paths)
     assert {"200", "403", "404", "409", "422"} <= set(
         paths["/api/v1/tables/{code}/actions"]["post"]["responses"]
     )
+
+
+def test_a_steps_table_is_what_loading_it_again_gives(
+    app: FastAPI, table: tuple[str, dict[int, TestClient]]
+) -> None:
+    """The reply to an action is built from the write itself, not from a second read:
+    it must be the very table the database now holds."""
+    code, clients = table
+    assert clients[0].post(f"{API}/{code}/start").status_code == 200
+    friends = app.state.friends
+    players = {seat: friends.load(code).seats[seat].player_id for seat in clients}
+    for _ in range(12):
+        found = whose_turn(clients, code)
+        if found is None:
+            break
+        _, state = found
+        step, _ = friends.act(
+            code, players[state["seat"]], state["view"]["legal"][0], state["version"]
+        )
+        assert step.stored == friends.load(code)
+        assert step.table is not None
+        assert step.table.state(seat=state["seat"]) == friends.restore(step.stored).state(
+            seat=state["seat"]
+        )

@@ -27,9 +27,10 @@ API = "/api/v1/tables"
 def apps(settings: Settings) -> Iterator[tuple[FastAPI, FastAPI]]:  # noqa: F811
     quick = replace(settings, friends_tick_seconds=0.2)
     one, two = create_app(quick), create_app(replace(quick, migrate=False))
-    yield one, two
+    # Each app's lifespan runs (as uvicorn's would): its ticker and listener start.
+    with make_client(one), make_client(two):
+        yield one, two
     for app in (one, two):
-        app.state.hub.close()
         app.state.engine.dispose()
 
 

@@ -1,6 +1,8 @@
-"""Two uvicorn processes on one PostgreSQL database, a socket on each: hands played
+"""Uvicorn processes on one PostgreSQL database, a socket on each of two: hands played
 through both, one process SIGKILLed mid-hand. Nothing acknowledged is lost, the other
-process's socket goes on receiving, and a clock that runs out still fires."""
+process's socket goes on receiving, and a clock that runs out still fires. At the end
+both are killed mid-hand and a third process, which no request ever reached, fires
+the clock: every process ticks from its start."""
 
 from __future__ import annotations
 
@@ -19,13 +21,13 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import update
+from sqlalchemy import Engine, select, update
 from websockets.sync.client import ClientConnection, connect
 
 from api.test_postgres import postgres_url  # noqa: F401  (the fixture)
 from sheepshead.server.identity import COOKIE
 from sheepshead.store import migrate, open_engine
-from sheepshead.store.friends import FriendTableRow, now
+from sheepshead.store.friends import FriendSeatRow, FriendTableRow, now
 
 pytestmark = pytest.mark.postgres
 
@@ -60,9 +62,11 @@ def start(url: str, data: Path) -> tuple[str, subprocess.Popen[bytes]]:
 
 
 @contextlib.contextmanager
-def servers(url: str, data: Path) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
-    """Two processes, started together, stopped at the end."""
-    started = [start(url, data) for _ in range(2)]
+def servers(
+    url: str, data: Path, count: int
+) -> Iterator[list[tuple[str, subprocess.Popen[bytes]]]]:
+    """``count`` processes, started together, stopped at the end."""
+    started = [start(url, data) for _ in range(count)]
     try:
         deadline = time.monotonic() + 60
         for base, process in started:
@@ -123,7 +127,7 @@ def test_two_processes_a_kill_loses_nothing_and_clocks_still_fire(
 ) -> None:
     engine = open_engine(postgres_url)
     migrate(engine)
-    with servers(postgres_url, tmp_path) as [(a, _), (b, killed)]:
+    with servers(postgres_url, tmp_path, 3) as [(a, first), (b, killed), _idle]:
         host, guest = person(a, "Hostess"), person(b, "Guest")
         created = host.post(API, json={"rules": {"players": 3}, "seconds": 60}).json()
         code = created["code"]
@@ -148,13 +152,8 @@ def test_two_processes_a_kill_loses_nothing_and_clocks_still_fire(
             state = host.get(f"{API}/{code}").json()
             assert state["version"] >= acknowledged
             assert state["hand_number"] == 2
-            # The clock runs out (moved into the past here): a's ticker fires it.
-            with engine.begin() as conn:
-                conn.execute(
-                    update(FriendTableRow)
-                    .where(FriendTableRow.code == code)
-                    .values(deadline=now() - timedelta(seconds=1))
-                )
+            # The clock runs out (moved into the past here): a living ticker fires it.
+            run_out(engine, code)
             moved = latest(on_a, state["version"] + 1)
             assert moved["state"]["version"] > state["version"]
             # The guest comes back through process a and plays on.
@@ -163,7 +162,46 @@ def test_two_processes_a_kill_loses_nothing_and_clocks_still_fire(
                 assert latest(back, 0)["state"]["seat"] == 1
                 while step([host, guest_a], code) is not None:
                     pass
-            final = host.get(f"{API}/{code}").json()
-            assert final["hand_over"]
-            assert len(final["score_sheet"]) == 2
+                final = host.get(f"{API}/{code}").json()
+                assert final["hand_over"]
+                assert len(final["score_sheet"]) == 2
+                # A third hand; a person's clock runs; both processes die with it.
+                dealt = host.post(f"{API}/{code}/next-hand", json={"version": final["version"]})
+                assert dealt.status_code == 200
+                first.send_signal(signal.SIGKILL)
+                first.wait(timeout=20)
+        # Only the idle process is left, and nothing asks it anything: its ticker,
+        # running since its start, fires the clock (the database shows it).
+        before = table_row(engine, code)
+        assert before.turn_seat is not None
+        assert before.deadline is not None
+        run_out(engine, code)
+        deadline = time.monotonic() + 20
+        while table_row(engine, code).version == before.version:
+            assert time.monotonic() < deadline, "no process fired the clock"
+            time.sleep(0.2)
+        with engine.connect() as conn:
+            covered = conn.execute(
+                select(FriendSeatRow.covered).where(
+                    FriendSeatRow.table_id == before.id, FriendSeatRow.seat == before.turn_seat
+                )
+            ).scalar()
+        assert covered, "the computer did not take the seat whose clock ran out"
     engine.dispose()
+
+
+def table_row(engine: Engine, code: str) -> Any:
+    with engine.connect() as conn:
+        return conn.execute(
+            select(FriendTableRow.__table__).where(FriendTableRow.code == code)
+        ).one()
+
+
+def run_out(engine: Engine, code: str) -> None:
+    """The table's clock moved into the past (as if its seconds had passed)."""
+    with engine.begin() as conn:
+        conn.execute(
+            update(FriendTableRow)
+            .where(FriendTableRow.code == code)
+            .values(deadline=now() - timedelta(seconds=1))
+        )

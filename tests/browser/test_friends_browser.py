@@ -1,7 +1,8 @@
 """Three people at one friends' table (two computer players), each in their own browser:
 a whole hand through the socket's updates, each seeing only their own cards; one
 closes their tab mid-hand, the computer player covers, and they take the seat back.
-axe on the form, the lobby and the shared table."""
+The host allows hints and asks for one: everyone's score sheet counts it. axe on the
+form, the lobby and the shared table."""
 
 from __future__ import annotations
 
@@ -59,6 +60,23 @@ def over(page: Page) -> bool:
     return page.locator("#dlg-summary[open]").count() > 0
 
 
+class Hinted:
+    """The host asks the coach once, on their first turn, before deciding."""
+
+    def __init__(self, host: Page) -> None:
+        self.host = host
+        self.asked = False
+
+    def decide(self, page: Page) -> bool:
+        idle = page.locator('#table[data-idle="true"]').count() > 0
+        if page is self.host and not self.asked and idle and not over(page):
+            page.locator("#coach-hint-ask").click()
+            expect(page.locator("#coach-hint")).to_contain_text("The expert would")
+            expect(page.locator("#coach-hint")).to_contain_text("(1 hint in this hand)")
+            self.asked = True
+        return decide(page)
+
+
 def test_three_people_play_a_hand_and_one_comes_back_after_closing_the_tab(
     browser: Browser, server: str
 ) -> None:
@@ -71,6 +89,7 @@ def test_three_people_play_a_hand_and_one_comes_back_after_closing_the_tab(
         expect(host).to_have_url(re.compile(r"/friends$"))
         audit.check(host, "the form")
         host.locator("#friends-name").fill("Hostess")
+        host.locator("#friends-hints").check()
         host.locator("#friends-open").click()
         expect(host).to_have_url(re.compile(r"/friends/[A-Za-z0-9_-]{16}$"))
         # The page fills the invitation link once its table has loaded.
@@ -96,16 +115,18 @@ def test_three_people_play_a_hand_and_one_comes_back_after_closing_the_tab(
         assert not (hands[1] & hands[2])
         assert not (hands[0] & hands[2])
         audit.check(host, "the shared table")
+        hinted = Hinted(host)
+        decide_ = hinted.decide
         # The third person's tab closes after the first decision of the hand: the
         # computer player covers their seat while the others play on.
         decided = 0
         while decided == 0:
-            decided += sum(decide(p) for p in pages)
+            decided += sum(decide_(p) for p in pages)
         third.close()
         pages = [host, second]
         expect(host.locator("#friends-seats")).to_contain_text("away", timeout=10_000)
         while decided < 3 and not all(over(p) for p in pages):
-            acted = sum(decide(p) for p in pages)
+            acted = sum(decide_(p) for p in pages)
             decided += acted
             if not acted:
                 host.wait_for_timeout(100)
@@ -118,12 +139,18 @@ def test_three_people_play_a_hand_and_one_comes_back_after_closing_the_tab(
         for _ in range(LIMIT):
             if all(over(p) or p.locator('#actions [data-ui="next-hand"]').count() for p in pages):
                 break
-            if not any(decide(p) for p in pages):
+            if not any(decide_(p) for p in pages):
                 host.wait_for_timeout(100)
         else:
             raise AssertionError("the hand did not end")
         sheet = host.locator("#friends-status")
         expect(sheet).to_contain_text("The hand is over")
+        # The host's hint is on everyone's score sheet, on the hand's line.
+        assert hinted.asked
+        second.keyboard.press("Escape")
+        expect(second.locator("#dlg-summary[open]")).to_have_count(0)
+        second.locator("#open-scores").click()
+        expect(second.locator("#scores-body")).to_contain_text("Hostess (1 hint)")
     finally:
         for context, _ in people:
             context.close()

@@ -66,7 +66,11 @@ def _templates(settings: Settings, static: VersionedStatic) -> Jinja2Templates:
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    # The friends' tables' clocks tick from start-up, requests or not (server/live.py).
+    hub = app.state.hub
+    hub.start()
     yield
+    await hub.stop()
     # The daily game's background work ends before the process (and its database) does.
     daily = getattr(app.state, "daily", None)
     if daily is not None:

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from sheepshead.server import live, refused
+from sheepshead.server import friends_hint, live, refused
 from sheepshead.server.friends_play import MESSAGES, Friends, Refusal, Step
 from sheepshead.server.identity import KnownPlayerDep, PlayerDep
 from sheepshead.server.refused import Refused
@@ -115,11 +115,6 @@ def _refused(exc: Refusal) -> JSONResponse:
     return JSONResponse(status_code=exc.status, content=content)
 
 
-def _wake(request: Request) -> None:
-    hub: live.Hub = request.app.state.hub
-    hub.start_soon()
-
-
 def _charge_join(request: Request, player: str) -> None:
     limiter = limiter_of(request.app)
     rate = request.app.state.settings.rate_joins
@@ -142,14 +137,13 @@ def _charge_join(request: Request, player: str) -> None:
 
 @router.post("", status_code=201, response_model=Created, responses=_doc(422, 409))
 def create_table(
-    body: NewTable, request: Request, player: PlayerDep, friends: FriendsDep
+    body: NewTable, player: PlayerDep, friends: FriendsDep
 ) -> dict[str, Any] | JSONResponse:
     """Open a table for friends; the caller is its host, in seat 0."""
     try:
         stored = friends.create(player, body.rules, body.level, body.seconds, body.hints, body.name)
     except Refusal as exc:
         return _refused(exc)
-    _wake(request)
     return {
         "code": stored.code,
         "url": f"/friends/{stored.code}",
@@ -277,4 +271,5 @@ def install(app: FastAPI) -> None:
     app.state.friends = Friends(store, app.state.tables, server_secret(settings))
     app.state.hub = hub
     app.include_router(router)
+    app.include_router(friends_hint.router)
     app.include_router(live.router)

@@ -122,15 +122,12 @@ class Friends:
     def names_of(self, stored: StoredTable) -> list[str]:
         """Each seat's name: a person's display name (their label if it has none or
         it is hidden), a computer player's seat name."""
-        people = [s.player_id for s in stored.seats if s.player_id is not None]
-        shown = self.store.names(people)
         names = []
         for seat in stored.seats:
             if seat.player_id is None:
                 names.append(COMPUTER_NAMES[seat.seat])
             else:
-                name = shown.get(seat.player_id)
-                names.append(name or player_label(self.secret, seat.player_id))
+                names.append(seat.name or player_label(self.secret, seat.player_id))
         return names
 
     def lobby(self, stored: StoredTable, names: list[str] | None = None) -> dict[str, Any]:
@@ -177,6 +174,7 @@ class Friends:
             "started": True,
             "turn": table.game.turn,
             "deadline": None if deadline is None else deadline.isoformat(),
+            "hints_used": _hints_used(stored, table),
         }
 
     def view(self, code: str, player: str) -> dict[str, Any]:
@@ -366,7 +364,7 @@ class Friends:
                 raise Refusal(422, exc.reason, "bad-action") from None
             write.set(acted_at=now())
             self._save(write, table, turn)
-        return self.after(code), turn
+        return self._after(write, turn), turn
 
     def next_hand(self, code: str, player: str, version: int) -> tuple[Step, Turn]:
         with self._write(code) as write:
@@ -381,7 +379,7 @@ class Friends:
                 raise self._conflict(stored, table, seat, exc) from None
             write.set(acted_at=now())
             self._save(write, table, turn, added=True)
-        return self.after(code), turn
+        return self._after(write, turn), turn
 
     def say(self, code: str, player: str, key: str) -> None:
         """A fixed message: in the lobby and between hands only."""
@@ -495,6 +493,11 @@ class Friends:
         status = 403 if exc.code == "not-your-turn" else 409
         return Refusal(status, exc.reason, exc.code, exc.params, self.state(stored, seat, table))
 
+    def _after(self, write: Write, turn: Turn) -> Step:
+        """The step a committed write made, from memory (no second read)."""
+        stored = write.after()
+        return Step(stored, replace(turn.table, humans=_humans(stored, now())))
+
     def after(self, code: str) -> Step:
         stored = self.load(code)
         return Step(stored, self.restore(stored))
@@ -506,6 +509,13 @@ class Friends:
             return {"state": state, "events": []}
         names = self.names_of(step.stored)
         return {"state": state, "events": seat_events(turn.events, seat, turn.table.game, names)}
+
+
+def _hints_used(stored: StoredTable, table: Table) -> dict[str, list[int]]:
+    """Per finished hand with some, the hints each seat asked for: shown to everyone
+    (the hand in play's only once it is over: no signal during the hand)."""
+    playing = None if table.hand_over else table.hand_number
+    return {str(n): list(c) for n, c in sorted(stored.hint_counts.items()) if n != playing}
 
 
 def _longest_seated(stored: StoredTable) -> str | None:

@@ -14,9 +14,11 @@ table its own projection. A listener that lost its connection re-reads every
 table it holds sockets for once it is back, and a client that reconnects says the
 version it has, so a lost wake-up costs a moment, never a change.
 
-Each process also runs a ticker thread: every second it asks the store for tables
-with something due (a clock run out, the seat to act away, an idle hour) and
-handles each under ``FOR UPDATE SKIP LOCKED``, so one process does it once.
+Each process also runs a ticker from its start (``Hub.start``, called by the app's
+lifespan, so an idle process fires clocks with no request arriving): every second it
+asks the store for tables with something due (a clock run out, the seat to act away,
+an idle hour) and handles each under ``FOR UPDATE SKIP LOCKED``, so one process does
+it once, whatever the number of processes, and the others go on when one is killed.
 """
 
 from __future__ import annotations
@@ -55,8 +57,6 @@ RATE, BURST = 5.0, 20
 QUEUE = 16
 #: How often an open socket renews its seat's presence.
 RENEW_SECONDS = 10.0
-#: A ticker idle (no friends' request, no socket) this long stops; any use restarts it.
-TICKER_IDLE = 120.0
 
 
 @dataclass(eq=False)
@@ -81,10 +81,9 @@ class Hub:
         self.pending: set[str] = set()
         self.running: set[str] = set()
         self.tasks: set[asyncio.Future[None]] = set()
-        self._lock = threading.Lock()
-        self._ticker: threading.Thread | None = None
+        #: The ticker of each loop serving the app (uvicorn: one; tests may run more).
+        self._tickers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
         self._listener: threading.Thread | None = None
-        self.used = time.monotonic()
         self.closed = threading.Event()
 
     @property
@@ -97,24 +96,34 @@ class Hub:
         settings: Settings = self.app.state.settings
         return settings
 
-    # Starting --------------------------------------------------------------------------
+    # Starting ----------------------------------------------------------------------------
 
-    def start_soon(self) -> None:
-        """Note a use; start the ticker (and on PostgreSQL the listener) if stopped."""
-        self.used = time.monotonic()
-        with self._lock:
-            if self._ticker is None or not self._ticker.is_alive():
-                self._ticker = threading.Thread(
-                    target=self._tick, name="friends-ticker", daemon=True
-                )
-                self._ticker.start()
-            if self.friends.store.postgres and (
-                self._listener is None or not self._listener.is_alive()
-            ):
-                self._listener = threading.Thread(
-                    target=self._listen, name="friends-listener", daemon=True
-                )
-                self._listener.start()
+    def start(self) -> None:
+        """On the app's loop, at start-up: the ticker (a task of the loop) and, on
+        PostgreSQL, the listener (a thread with its own connection)."""
+        loop = self.loop = asyncio.get_running_loop()
+        self.closed.clear()
+        ticker = self._tickers.get(loop)
+        if ticker is None or ticker.done():
+            self._tickers[loop] = loop.create_task(self._tick(), name="friends-ticker")
+        if self.friends.store.postgres and (
+            self._listener is None or not self._listener.is_alive()
+        ):
+            self._listener = threading.Thread(
+                target=self._listen, name="friends-listener", daemon=True
+            )
+            self._listener.start()
+
+    async def stop(self) -> None:
+        """At shutdown: this loop's ticker ends; when no loop runs one any more (an app
+        served once, the usual case), the listener ends within its poll (2 s)."""
+        ticker = self._tickers.pop(asyncio.get_running_loop(), None)
+        if ticker is not None:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+        if not self._tickers:
+            self.close()
 
     def close(self) -> None:
         self.closed.set()
@@ -186,14 +195,14 @@ class Hub:
 
         url = self.friends.store.engine.url.set(drivername="postgresql")
         conninfo = url.render_as_string(hide_password=False)
-        while not self.closed.is_set() and self._in_use():
+        while not self.closed.is_set():
             try:
                 with psycopg.connect(conninfo, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     # Wake-ups may have been missed while not listening: re-read all.
                     for table_id in list(self.conns):
                         self.wake_threadsafe(table_id)
-                    while not self.closed.is_set() and self._in_use():
+                    while not self.closed.is_set():
                         for note in conn.notifies(timeout=2.0):
                             self.wake_threadsafe(note.payload)
             except Exception as exc:
@@ -202,17 +211,25 @@ class Hub:
 
     # Clocks ----------------------------------------------------------------------------
 
-    def _in_use(self) -> bool:
-        return bool(self.conns) or time.monotonic() - self.used < TICKER_IDLE
-
-    def _tick(self) -> None:
-        friends = self.friends
-        while not self.closed.wait(self.settings.friends_tick_seconds) and self._in_use():
+    async def _tick(self) -> None:
+        """Every ``friends_tick_seconds``: the due tables, each claimed and handled (in
+        the thread pool: the store's calls block)."""
+        failing = False
+        while True:
+            await asyncio.sleep(self.settings.friends_tick_seconds)
             try:
-                for code in friends.store.due(now()):
-                    friends.tick(code)
+                await run_in_threadpool(self._tick_once)
             except Exception as exc:
-                log.warning("the friends' ticker failed once (%s)", type(exc).__name__)
+                if not failing:  # said once per run of failures, not every second
+                    log.warning("the friends' ticker failed (%s)", type(exc).__name__)
+                failing = True
+            else:
+                failing = False
+
+    def _tick_once(self) -> None:
+        friends = self.friends
+        for code in friends.store.due(now()):
+            friends.tick(code)
 
 
 def _enqueue(conn: Conn, message: dict[str, Any]) -> None:
@@ -274,7 +291,6 @@ async def live(socket: WebSocket, code: str) -> None:
         return
     await socket.accept()
     hub.loop = asyncio.get_running_loop()
-    hub.start_soon()
     conn = Conn(socket, stored.id, code, player, 0)
     hub.conns.setdefault(stored.id, set()).add(conn)
     seated = stored.seat_of(player) is not None
@@ -314,12 +330,8 @@ async def _renew(hub: Hub, conn: Conn) -> None:
     store = hub.friends.store
     while True:
         await asyncio.sleep(RENEW_SECONDS)
-        hub.used = time.monotonic()
-        stored = await run_in_threadpool(store.load_id, conn.table_id)
-        seat = None if stored is None else stored.seat_of(conn.player)
-        if seat is not None:
-            until = now() + timedelta(seconds=LIVE_SECONDS)
-            await run_in_threadpool(store.live, conn.table_id, seat, conn.player, until)
+        until = now() + timedelta(seconds=LIVE_SECONDS)
+        await run_in_threadpool(store.renew, conn.table_id, conn.player, until)
 
 
 async def _receive(hub: Hub, conn: Conn) -> None:

@@ -41,19 +41,22 @@ def home(request: Request) -> HTMLResponse:
 
 @router.get("/play", response_class=HTMLResponse)
 def play(request: Request) -> HTMLResponse:
-    return _render(request, "table.html")
+    return _render(request, "play.html")
 
 
 @router.get("/friends", response_class=HTMLResponse)
 def friends_new(request: Request) -> HTMLResponse:
     """Open a table for friends: its form (the script posts it)."""
-    return _render(request, "friends.html", code=None)
+    return _render(request, "friends.html", code=None, hints=False)
 
 
 @router.get("/friends/{code}", response_class=HTMLResponse)
 def friends_table(request: Request, code: Annotated[str, Path(max_length=32)]) -> HTMLResponse:
-    """A friends' table: its lobby, then the table (the script fetches both)."""
-    return _render(request, "friends.html", code=code)
+    """A friends' table: its lobby, then the table (the script fetches both); the
+    coach's controls where its host allows hints."""
+    stored = request.app.state.friends.store.load(code)
+    hints = stored is not None and stored.status != "closed" and stored.hints
+    return _render(request, "friends.html", code=code, hints=hints)
 
 
 def fingerprint_matches(result: dict[str, Any], sha256: str) -> bool:

@@ -18,7 +18,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -137,6 +137,8 @@ class FriendHandRow(Base):
     seed_sha256: Mapped[str] = mapped_column(String(64))
     moves: Mapped[list[str]] = mapped_column(JSON)
     done: Mapped[bool] = mapped_column(Boolean)
+    #: Per seat, the coach's hints asked for in this hand; None: none asked for.
+    hints: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +148,9 @@ class StoredSeat:
     sat_at: datetime | None
     covered: bool
     live_until: datetime | None
+    #: The person's display name, if they have one and it is not hidden (read with
+    #: the seats, in the same query).
+    name: str | None = None
 
     def away(self, at: datetime) -> bool:
         """A person whose socket has gone (and not come back)."""
@@ -172,6 +177,8 @@ class StoredTable:
     acted_at: datetime
     seats: tuple[StoredSeat, ...]
     hands: tuple[StoredHand, ...]
+    #: Per hand number, the coach's hints each seat asked for (hands with some only).
+    hint_counts: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     def seat_of(self, player_id: str) -> int | None:
         return next((s.seat for s in self.seats if s.player_id == player_id), None)
@@ -197,13 +204,21 @@ def _load(conn: Connection, where: Any) -> StoredTable | None:
     t = conn.execute(select(FriendTableRow.__table__).where(where)).first()
     if t is None:
         return None
+    shown = (DisplayName.player_id == FriendSeatRow.player_id) & DisplayName.hidden.is_(False)
     seats = conn.execute(
-        select(FriendSeatRow.__table__)
+        select(FriendSeatRow.__table__, DisplayName.text.label("name"))
+        .outerjoin(DisplayName, shown)
         .where(FriendSeatRow.table_id == t.id)
         .order_by(FriendSeatRow.seat)
     ).all()
     hands = conn.execute(
-        select(FriendHandRow.number, FriendHandRow.seed, FriendHandRow.moves, FriendHandRow.done)
+        select(
+            FriendHandRow.number,
+            FriendHandRow.seed,
+            FriendHandRow.moves,
+            FriendHandRow.done,
+            FriendHandRow.hints,
+        )
         .where(FriendHandRow.table_id == t.id)
         .order_by(FriendHandRow.number)
     ).all()
@@ -227,10 +242,13 @@ def _load(conn: Connection, where: Any) -> StoredTable | None:
         messages=tuple(t.messages),
         acted_at=acted,
         seats=tuple(
-            StoredSeat(s.seat, s.player_id, _aware(s.sat_at), s.covered, _aware(s.live_until))
+            StoredSeat(
+                s.seat, s.player_id, _aware(s.sat_at), s.covered, _aware(s.live_until), s.name
+            )
             for s in seats
         ),
         hands=tuple(StoredHand(h.number, bytes(h.seed), tuple(h.moves), h.done) for h in hands),
+        hint_counts={h.number: tuple(h.hints) for h in hands if h.hints},
     )
 
 
@@ -246,12 +264,17 @@ class Write:
         self.conn = conn
         self.table = table
         self.changes: dict[str, Any] = {}
+        #: What ``after`` needs: the seats' changes, the game's version and hands.
+        self._seats: dict[int, dict[str, Any]] = {}
+        self._version = table.version
+        self._hands: dict[int, StoredHand] = {}
 
     def set(self, **values: Any) -> None:
         """Columns of the table's row to change (``status``, ``host_id``, ...)."""
         self.changes.update(values)
 
     def seat(self, seat: int, **values: Any) -> None:
+        self._seats.setdefault(seat, {}).update(values)
         self.conn.execute(
             update(FriendSeatRow)
             .where(FriendSeatRow.table_id == self.table.id, FriendSeatRow.seat == seat)
@@ -272,6 +295,8 @@ class Write:
         )
         if bumped.rowcount != 1:
             raise Stale(self.table.id)
+        self._version = version
+        self._hands.update((h.number, h) for h in (*changed, *added))
         for hand in changed:
             self.conn.execute(
                 update(FriendHandRow)
@@ -281,10 +306,40 @@ class Write:
         for hand in added:
             self.conn.execute(insert(FriendHandRow).values(_hand_values(self.table.id, hand)))
 
+    def hint(self, number: int, seat: int) -> int:
+        """One more hint for ``seat`` in hand ``number``; its count in that hand now."""
+        counts = list(self.table.hint_counts.get(number, (0,) * len(self.table.seats)))
+        counts[seat] += 1
+        self.conn.execute(
+            update(FriendHandRow)
+            .where(FriendHandRow.table_id == self.table.id, FriendHandRow.number == number)
+            .values(hints=counts)
+        )
+        return counts[seat]
+
     def message(self, seat: int, key: str) -> None:
         stamp = self.table.stamp + 1
         kept = [*self.table.messages, {"seat": seat, "key": key, "stamp": stamp}]
         self.set(messages=kept[-MESSAGES_KEPT:])
+
+    def after(self) -> StoredTable:
+        """The table as this write leaves it once committed: what loading it again
+        would give, without the queries (a seat's new person's name aside: a write
+        that seats somebody loads the table again instead)."""
+        t = self.table
+        assert all("player_id" not in v for v in self._seats.values()), "load it again"
+        changes = dict(self.changes)
+        if "messages" in changes:
+            changes["messages"] = tuple(changes["messages"])
+        hands = {h.number: h for h in t.hands} | self._hands
+        return replace(
+            t,
+            **changes,
+            version=self._version,
+            stamp=t.stamp + 1,
+            seats=tuple(replace(s, **self._seats.get(s.seat, {})) for s in t.seats),
+            hands=tuple(hands[n] for n in sorted(hands)),
+        )
 
     def finish(self) -> None:
         self.conn.execute(
@@ -362,9 +417,10 @@ class FriendsStore:
             return _load(conn, FriendTableRow.id == table_id)
 
     @contextmanager
-    def write(self, code: str) -> Iterator[Write | None]:
+    def write(self, code: str, quiet: bool = False) -> Iterator[Write | None]:
         """The table locked for one write (None: no such code). The changes commit
-        when the block ends without an exception; then the table's sockets wake."""
+        when the block ends without an exception; then the table's sockets wake
+        (``quiet``: they do not, and the stamp stays: nothing they show changed)."""
         with self.engine.begin() as conn:
             locked = conn.execute(
                 update(FriendTableRow)
@@ -378,6 +434,9 @@ class FriendsStore:
             assert table is not None
             write = Write(conn, table)
             yield write
+            if quiet:
+                assert not write.changes, "a quiet write changes no column of the table"
+                return
             write.finish()
             self._notify(conn, table.id)
         if self.wake is not None and not self.postgres:
@@ -445,6 +504,16 @@ class FriendsStore:
             yield write
             write.finish()
             self._notify(conn, table.id)
+
+    def renew(self, table_id: str, player_id: str, until: datetime) -> None:
+        """An open socket's sign of life: its person's seat there until ``until`` (one
+        statement; no wake-up: nothing anyone sees changed)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(FriendSeatRow)
+                .where(FriendSeatRow.table_id == table_id, FriendSeatRow.player_id == player_id)
+                .values(live_until=until)
+            )
 
     def live(self, table_id: str, seat: int, player_id: str, until: datetime) -> bool:
         """Renew a socket's presence (no wake-up: nothing anyone sees changed);
