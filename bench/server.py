@@ -11,6 +11,7 @@ next decision, and saves. Two figures per request:
 
     .venv/bin/python bench/server.py [--hands 200] [--level standard] [--players 5]
     .venv/bin/python bench/server.py --postgres     # a temporary database on 127.0.0.1:5432
+    .venv/bin/python bench/server.py --without-stats   # the same with no statistics kept
 
 Requirement (issue 4): p95 server time per human action at most 30 ms at the standard
 level (and the beginner's). The expert level searches and has no absolute limit of its
@@ -94,7 +95,17 @@ def main() -> int:
         default=None,
         help="p95 limit in ms (default: 30 for beginner and standard, none for expert)",
     )
+    parser.add_argument(
+        "--without-stats",
+        action="store_true",
+        help="keep no statistics (a hand's end writes no history line): the figure "
+        "to set beside the default's",
+    )
     args = parser.parse_args()
+    if args.without_stats:
+        from sheepshead.server import tables
+
+        setattr(tables, "free_hand_ended", lambda *_: None)  # noqa: B010
     if not args.postgres:
         return run(args)
     import psycopg
@@ -160,7 +171,8 @@ def run(args: argparse.Namespace) -> int:
     database = args.database_url.split("@")[-1] if args.database_url else "SQLite (fresh file)"
     print(
         f"{hands} hands, {len(actions)} human actions, level {args.level}, "
-        f"{args.players} players, {database}, {elapsed:.1f} s, Python {sys.version.split()[0]}"
+        f"{args.players} players, {database}, {elapsed:.1f} s, Python {sys.version.split()[0]}, "
+        f"statistics {'off' if args.without_stats else 'on'}"
     )
     print(describe("action: server", [s for s, _ in actions]))
     print(describe("action: round trip", [r for _, r in actions]))

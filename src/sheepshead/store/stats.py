@@ -488,46 +488,10 @@ class StatsStore:
         size: int = PAGE_SIZE,
     ) -> tuple[int, list[HistoryLine]]:
         """The number of hands (with the filters) and page ``page`` (from 1), newest first."""
-        from sheepshead.store.friends import FriendHandRow
-        from sheepshead.store.models import HandRow
-
-        where: list[Any] = [StatHand.player_id == player_id]
-        if kind is not None:
-            where.append(StatHand.kind == kind)
-        if preset is not None:
-            where.append(StatHand.preset == preset)
-        # The page first (an index range), then the seeds of its free hands: joining
-        # before the OFFSET would join every hand skipped.
-        page_ids = (
-            select(StatHand.id)
-            .where(*where)
-            .order_by(StatHand.id.desc())
-            .offset((page - 1) * size)
-            .limit(size)
-            .subquery()
-        )
-        query = (
-            select(StatHand, func.coalesce(HandRow.seed, FriendHandRow.seed).label("seed"))
-            .join(page_ids, page_ids.c.id == StatHand.id)
-            .outerjoin(
-                HandRow,
-                (HandRow.game_id == StatHand.source)
-                & (HandRow.number == StatHand.number)
-                & (StatHand.kind == "free"),
-            )
-            .outerjoin(
-                FriendHandRow,
-                (FriendHandRow.table_id == StatHand.source)
-                & (FriendHandRow.number == StatHand.number)
-                & (StatHand.kind == "friends"),
-            )
-            .order_by(StatHand.id.desc())
-        )
+        count, lines = history_statements(player_id, page, kind, preset, size)
         with self.engine.connect() as conn:
-            total = conn.execute(
-                select(func.count()).select_from(StatHand).where(*where)
-            ).scalar_one()
-            rows = conn.execute(query).all()
+            total = conn.execute(count).scalar_one()
+            rows = conn.execute(lines).all()
         return int(total), [_history_line(r) for r in rows]
 
     def has_hand(self, player_id: str, kind: str, source: str, number: int) -> bool:
@@ -547,6 +511,51 @@ class StatsStore:
         """Everything kept here about the player (their identity is being deleted)."""
         with self.engine.begin() as conn:
             forget_player(conn, player_id)
+
+
+def history_statements(
+    player_id: str, page: int, kind: str | None, preset: str | None, size: int = PAGE_SIZE
+) -> tuple[Any, Any]:
+    """The history's two statements: the count of the player's hands (with the
+    filters), and page ``page``'s lines with their seeds (``bench/stats.py`` explains
+    them)."""
+    from sheepshead.store.friends import FriendHandRow
+    from sheepshead.store.models import HandRow
+
+    where: list[Any] = [StatHand.player_id == player_id]
+    if kind is not None:
+        where.append(StatHand.kind == kind)
+    if preset is not None:
+        where.append(StatHand.preset == preset)
+    # The page first (an index range), then the seeds of its free and friends' hands:
+    # joining before the OFFSET would join every hand skipped.
+    page_ids = (
+        select(StatHand.id)
+        .where(*where)
+        .order_by(StatHand.id.desc())
+        .offset((page - 1) * size)
+        .limit(size)
+        .subquery()
+    )
+    lines = (
+        select(StatHand, func.coalesce(HandRow.seed, FriendHandRow.seed).label("seed"))
+        .join(page_ids, page_ids.c.id == StatHand.id)
+        .outerjoin(
+            HandRow,
+            (HandRow.game_id == StatHand.source)
+            & (HandRow.number == StatHand.number)
+            & (StatHand.kind == "free"),
+        )
+        .outerjoin(
+            FriendHandRow,
+            (FriendHandRow.table_id == StatHand.source)
+            & (FriendHandRow.number == StatHand.number)
+            & (StatHand.kind == "friends"),
+        )
+        .order_by(StatHand.id.desc())
+    )
+    count = select(func.count()).select_from(StatHand).where(*where)
+    return count, lines
 
 
 def _history_line(row: Any) -> HistoryLine:
