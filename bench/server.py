@@ -12,6 +12,7 @@ next decision, and saves. Two figures per request:
     .venv/bin/python bench/server.py [--hands 200] [--level standard] [--players 5]
     .venv/bin/python bench/server.py --postgres     # a temporary database on 127.0.0.1:5432
     .venv/bin/python bench/server.py --coach-worker # with a coach worker busy analysing
+    .venv/bin/python bench/server.py --without-stats   # the same with no statistics kept
 
 ``--coach-worker`` (issue 17): a ``sheepshead coach-worker`` process runs beside the app
 on the same database (the app's own worker thread off, ``SHEEPSHEAD_COACH_WORKER=
@@ -125,7 +126,16 @@ def main() -> int:
         help="a coach worker process analysing every finished hand meanwhile",
     )
     parser.add_argument("--warmup", type=int, default=3, help="hands not counted (--coach-worker)")
+        "--without-stats",
+        action="store_true",
+        help="keep no statistics (a hand's end writes no history line): the figure "
+        "to set beside the default's",
+    )
     args = parser.parse_args()
+    if args.without_stats:
+        from sheepshead.server import tables
+
+        setattr(tables, "free_hand_ended", lambda *_: None)  # noqa: B010
     if not args.postgres:
         return run(args)
     import psycopg
@@ -207,7 +217,8 @@ def run(args: argparse.Namespace) -> int:
     database = args.database_url.split("@")[-1] if args.database_url else "SQLite (fresh file)"
     print(
         f"{hands} hands, {len(actions)} human actions, level {args.level}, "
-        f"{args.players} players, {database}, {elapsed:.1f} s, Python {sys.version.split()[0]}"
+        f"{args.players} players, {database}, {elapsed:.1f} s, Python {sys.version.split()[0]}, "
+        f"statistics {'off' if args.without_stats else 'on'}"
     )
     print(describe("action: server", [s for s, _ in actions]))
     print(describe("action: round trip", [r for _, r in actions]))

@@ -3,10 +3,12 @@
 
     .venv/bin/python bench/stats.py                 # SQLite, a temporary file
     .venv/bin/python bench/stats.py --postgres      # the machine's PostgreSQL
+    .venv/bin/python bench/stats.py --postgres --explain   # and the history's query plans
 
 Fills the database as play leaves it: the player's history lines and tallies as
 ``stats.record_hand`` writes them (worked out with its own functions, written in bulk),
-each free hand with its game's stored hand (the history joins it for the review link),
+each free hand with its game's stored hand and one game in ten as a friends' table's
+hands (the history joins them for the review link),
 and each of the 365 days through ``count_day`` with the day's board (a field of 200,
 the player's rank); ``--others`` more players with hands of their own share the
 tables. The first read of the statistics settles the percentiles of the days (timed
@@ -35,6 +37,7 @@ from sqlalchemy import Connection, create_engine, insert, text
 from sheepshead.server import Settings, create_app
 from sheepshead.store import migrate, open_engine
 from sheepshead.store.daily_models import DailyAttempt, DailyDay, DailyResult
+from sheepshead.store.friends import FriendHandRow, FriendTableRow
 from sheepshead.store.hand_lines import ROLES, THROWN_IN, HandLine
 from sheepshead.store.models import GameRow, HandRow, Player
 from sheepshead.store.stats import (
@@ -44,6 +47,7 @@ from sheepshead.store.stats import (
     count_day,
     counts_of,
     figures_of,
+    history_statements,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -129,12 +133,8 @@ class Written:
         )
 
 
-def _free_hands(conn: Connection, out: Written, count: int, rng: random.Random) -> None:
-    now = datetime.now(UTC) - timedelta(days=400)
-    for start in range(0, count, HANDS_PER_GAME):
-        game = secrets.token_hex(16)
-        preset = rng.choice(PRESETS)
-        players = 3 if preset == "three-handed" else 5
+def _game(conn: Connection, out: Written, game: str, friends: bool, now: datetime) -> None:
+    if not friends:
         conn.execute(
             insert(GameRow).values(
                 id=game,
@@ -148,12 +148,45 @@ def _free_hands(conn: Connection, out: Written, count: int, rng: random.Random) 
                 updated_at=now,
             )
         )
+        return
+    conn.execute(
+        insert(FriendTableRow).values(
+            id=game,
+            code=secrets.token_urlsafe(12),
+            host_id=out.player,
+            rules={},
+            level="standard",
+            seconds=None,
+            hints=False,
+            first_dealer=4,
+            bot_seed=1,
+            version=1,
+            stamp=1,
+            status="closed",
+            turn_seat=None,
+            deadline=None,
+            messages=[],
+            created_at=now,
+            acted_at=now,
+        )
+    )
+
+
+def _free_hands(conn: Connection, out: Written, count: int, rng: random.Random) -> None:
+    """Free play, and one game in ten a friends' table."""
+    now = datetime.now(UTC) - timedelta(days=400)
+    for start in range(0, count, HANDS_PER_GAME):
+        game = secrets.token_hex(16)
+        friends = (start // HANDS_PER_GAME) % 10 == 9
+        preset = rng.choice(PRESETS)
+        players = 3 if preset == "three-handed" else 5
+        _game(conn, out, game, friends, now)
         rows = []
         for number in range(1, min(HANDS_PER_GAME, count - start) + 1):
             seed = secrets.token_bytes(32)
             rows.append(
                 {
-                    "game_id": game,
+                    "table_id" if friends else "game_id": game,
                     "number": number,
                     "seed": seed,
                     "seed_sha256": hashlib.sha256(seed).hexdigest(),
@@ -162,8 +195,9 @@ def _free_hands(conn: Connection, out: Written, count: int, rng: random.Random) 
                 }
             )
             now += timedelta(minutes=3)
-            out.add("free", preset, game, number, _line(rng, players), at=now)
-        conn.execute(insert(HandRow), rows)
+            kind = "friends" if friends else "free"
+            out.add(kind, preset, game, number, _line(rng, players), at=now)
+        conn.execute(insert(FriendHandRow if friends else HandRow), rows)
 
 
 def _others_hands(conn: Connection, player: str, count: int, rng: random.Random) -> None:
@@ -293,6 +327,23 @@ def measure(url: str, data: Path, player: str, count: int, hands: int) -> dict[s
     return out
 
 
+def explain(url: str, player: str) -> None:
+    """The plans of the history's first page (EXPLAIN ANALYZE on PostgreSQL, after the
+    ANALYZE a running server's autovacuum would have made; EXPLAIN QUERY PLAN on SQLite)."""
+    engine = open_engine(url)
+    postgres = engine.dialect.name == "postgresql"
+    with engine.connect() as conn:
+        if postgres:
+            conn.execute(text("ANALYZE"))
+        for stmt in history_statements(player, 1, None, None):
+            sql = str(stmt.compile(engine, compile_kwargs={"literal_binds": True}))
+            how = "EXPLAIN (ANALYZE, BUFFERS) " if postgres else "EXPLAIN QUERY PLAN "
+            print(sql)
+            for row in conn.execute(text(how + sql)):
+                print("   ", " ".join(str(c) for c in row))
+    engine.dispose()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=10_000)
@@ -301,6 +352,9 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--explain", action="store_true", help="print the history's query plans (first page)"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as data:
@@ -316,6 +370,8 @@ def main() -> int:
             t0 = time.perf_counter()
             player = fill(url, args.hands, args.days, args.others, rng)
             filled = time.perf_counter() - t0
+            if args.explain:
+                explain(url, player)
             times = measure(url, Path(data), player, args.requests, args.hands)
         finally:
             if args.postgres:

@@ -25,6 +25,7 @@ from sheepshead.names import NameRefused, check_name, player_label
 from sheepshead.refusals import IllegalAction
 from sheepshead.rules import Rules, RulesError
 from sheepshead.server.friends_view import COMPUTER_NAMES, seat_events, seat_state
+from sheepshead.server.me_record import friends_step
 from sheepshead.server.observability import bots_thinking
 from sheepshead.server.tables import Tables, new_seed
 from sheepshead.store import StoredGame, StoredHand
@@ -462,6 +463,8 @@ class Friends:
             write.game(after.version, changed=changed, added=[hand])
         else:
             write.game(after.version, changed=[hand])
+        # A hand that ended goes into each seated person's history, in this transaction.
+        friends_step(write.conn, write.table, before, after)
         self._clock(write, after, True)
 
     def _clock(self, write: Write, table: Table, fresh: bool) -> None:

@@ -10,12 +10,13 @@ cards, and no review or record of a deal before its day is over.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from sheepshead import daily_game as daily
@@ -32,7 +33,7 @@ from sheepshead.store.stats import PAGE_SIZE, Figures, HistoryLine, StatsStore, 
 API = "/api/v1/me"
 router = APIRouter(tags=["me"])
 
-Kind = Literal["free", "daily", "replay"]
+Kind = Literal["free", "daily", "replay", "friends"]
 PresetName = Literal[
     "standard",
     "three-handed",
@@ -43,7 +44,7 @@ PresetName = Literal[
     "custom",
 ]
 PageQuery = Annotated[int, Query(ge=1, le=10**6, description="from 1")]
-KindQuery = Annotated[Kind | None, Query(description="free, daily or replay")]
+KindQuery = Annotated[Kind | None, Query(description="free, daily, replay or friends")]
 PresetQuery = Annotated[PresetName | None, Query(description="a rules preset, or custom")]
 #: The most positions a table has (the dealer's included).
 MAX_PLAYERS = max(r.players for r in PRESETS.values())
@@ -145,14 +146,14 @@ def my_stats(request: Request, player: KnownPlayerDep, at: NowDep) -> dict[str, 
 
 
 def _links(line: HistoryLine, at: datetime) -> dict[str, str | None]:
-    if line.kind == "free":
+    if line.kind in ("free", "friends"):
         review = None
         if line.seed is not None:
             review = f"/verify?seed={line.seed}&players={line.players}"
-        return {
-            "review": review,
-            "record": f"/api/v1/games/{line.source}/hands/{line.number}/record",
-        }
+        record = f"/api/v1/games/{line.source}/hands/{line.number}/record"
+        if line.kind == "friends":
+            record = f"{API}/tables/{line.source}/hands/{line.number}/record"
+        return {"review": review, "record": record}
     assert line.day is not None
     if not daily.is_over(line.day, at):
         # Today's deals stay sealed: no other seat's cards before the day is over.
@@ -176,6 +177,7 @@ def line_json(line: HistoryLine, at: datetime) -> dict[str, Any]:
         "result": line.result,
         "points": line.points,
         "multiplier": line.multiplier,
+        "counted": line.counted,
         "links": _links(line, at),
     }
 
@@ -229,6 +231,43 @@ def my_hands(
         "total": total,
         "hands": [line_json(line, at) for line in lines],
     }
+
+
+@router.get(
+    f"{API}/tables/{{table_id}}/hands/{{number}}/record",
+    responses={
+        200: {"content": {"application/json": {}}, "description": "The hand record"},
+        404: {"model": Error, "description": "Not a hand of your history (code no-such-hand)"},
+    },
+)
+def my_table_hand_record(
+    request: Request,
+    player: KnownPlayerDep,
+    table_id: Annotated[str, Path(max_length=32)],
+    number: Annotated[int, Path(ge=1, le=10**6)],
+) -> Response:
+    """A friends' table's hand of your history: its record (hand-record.md), as the
+    table showed it to your seat when the hand was over, whether or not the table is
+    still open. Only for a person whose history holds it: 404 ``no-such-hand`` else."""
+    from sheepshead.server.friends_play import Friends
+
+    mine = player is not None and stats_of(request).has_hand(player, "friends", table_id, number)
+    friends: Friends = request.app.state.friends
+    stored = friends.store.load_id(table_id) if mine else None
+    table = None if stored is None else friends.restore(stored)
+    record = None if table is None else table.hand_record(number)
+    if record is None:
+        raise Refused(404, "there is no such hand in your history", "no-such-hand")
+    return Response(
+        json.dumps(record, indent=1) + "\n",
+        media_type="application/json",
+        headers={
+            "content-disposition": (
+                f'attachment; filename="sheepshead-friends-{table_id[:6]}-hand-{number}.json"'
+            ),
+            "cache-control": "private, no-store",
+        },
+    )
 
 
 # The page ------------------------------------------------------------------------------

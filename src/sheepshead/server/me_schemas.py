@@ -63,9 +63,11 @@ class HandLinks(BaseModel):
 
 
 class HistoryHand(BaseModel):
-    kind: str = Field(description="free, daily or replay")
+    kind: str = Field(description="free, daily, replay or friends")
     preset: str = Field(description="the rules preset, or custom")
-    number: int = Field(description="the hand's number in its game, or the deal's (1 to 5)")
+    number: int = Field(
+        description="the hand's number in its game or friends' table, or the deal's (1 to 5)"
+    )
     date: str | None = Field(description="the daily day of a daily deal or replay")
     finished_at: str
     players: int
@@ -74,6 +76,10 @@ class HistoryHand(BaseModel):
     result: str = Field(description="the hand's result from the picker's side")
     points: int = Field(description="the player's game points")
     multiplier: int
+    counted: bool = Field(
+        description="in the figures: not a replay, nor a friends' hand the computer "
+        "played part of for you (or dealt before you sat down)"
+    )
     links: HandLinks
 
 

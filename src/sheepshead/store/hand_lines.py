@@ -17,8 +17,9 @@ ROLES = ("picker", "partner", "defender", "alone", "leaster")
 #: A hand everybody passed and that was thrown in (no role: it counts only as played).
 THROWN_IN = "thrown-in"
 #: The kinds of hands in the history: free play, a ranked daily deal, a replay of a past
-#: day (practice: kept in the history, left out of the statistics).
-KINDS = ("free", "daily", "replay")
+#: day (practice: kept in the history, left out of the statistics), a hand at a
+#: friends' table.
+KINDS = ("free", "daily", "replay", "friends")
 #: Rules that are none of the presets.
 CUSTOM = "custom"
 _WINS = frozenset({Result.WIN, Result.WIN_SCHNEIDER, Result.WIN_NO_TRICK})

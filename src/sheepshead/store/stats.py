@@ -2,7 +2,8 @@
 attempts finish (migration ``stats_0001`` fills them for the players before it).
 
 - ``stat_hands``: the history, one line per finished hand (free play, ranked daily
-  deals, replays of past days), newest first by its id.
+  deals, replays of past days, friends' tables), newest first by its id; ``counted``
+  says whether it is in the figures.
 - ``stat_tallies``: running sums per player and figure (``all``, ``role:<role>``,
   ``pos:<1..n-1|dealer>``), bumped with one upsert per figure at each hand's end, so
   that reading the statistics reads a handful of rows whatever the history's length.
@@ -12,7 +13,8 @@ attempts finish (migration ``stats_0001`` fills them for the players before it).
   the day's end is stored), for the chart and the calendar.
 
 Replays of past days are kept in the history only: the statistics count what was
-played blind.
+played blind; so is a hand at a friends' table in which the computer played some of
+the player's decisions (``stats_friends.py``, ``docs/stats.md``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    true,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -75,11 +78,12 @@ class StatHand(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
-    #: ``free``, ``daily`` or ``replay`` (``hand_lines.KINDS``).
+    #: ``free``, ``daily``, ``replay`` or ``friends`` (``hand_lines.KINDS``).
     kind: Mapped[str] = mapped_column(String(8))
     #: The rules' preset name, or ``custom``.
     preset: Mapped[str] = mapped_column(String(32))
-    #: The game's id (free play) or the daily attempt's, and the hand's number in it.
+    #: The game's id (free play), the daily attempt's or the friends' table's, and the
+    #: hand's number in it.
     source: Mapped[str] = mapped_column(String(32))
     number: Mapped[int] = mapped_column(Integer)
     #: The daily day of a daily deal or replay, else None.
@@ -91,9 +95,13 @@ class StatHand(Base):
     points: Mapped[int] = mapped_column(Integer)
     multiplier: Mapped[int] = mapped_column(Integer)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: In the figures (the tallies): not a replay, nor a friends' hand the computer
+    #: played part of for the player.
+    counted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     __table_args__ = (
-        Index("ux_stat_hands_source_number", "source", "number", unique=True),
+        # A friends' table's hand is one line for each person seated at it.
+        Index("ux_stat_hands_source_number_player", "source", "number", "player_id", unique=True),
         Index("ix_stat_hands_player_id", "player_id", "id"),
     )
 
@@ -200,8 +208,9 @@ class HistoryLine:
     points: int
     multiplier: int
     finished_at: datetime
-    #: A free-play hand's seed (hex), to review its deal; None for a daily deal.
+    #: A free-play or friends' hand's seed (hex), to review its deal; None for a daily deal.
     seed: str | None
+    counted: bool = True
 
 
 def figures_of(line: HandLine) -> list[str]:
@@ -255,11 +264,14 @@ def record_hand(
     line: HandLine,
     day: date | None = None,
     at: datetime | None = None,
+    counted: bool = True,
 ) -> bool:
-    """Add a finished hand to the player's history and, unless it is a replay, to their
-    tallies. A hand already recorded (its source and number) is left alone: False."""
-    # One statement says whether the hand is new: a hand recorded already (its source
-    # and number) inserts nothing and adds nothing.
+    """Add a finished hand to the player's history and, if ``counted`` and not a replay,
+    to their tallies. A hand already recorded (its source, number and player) is left
+    alone: False."""
+    counted = counted and kind != "replay"
+    # One statement says whether the hand is new: a hand recorded already (its source,
+    # number and player) inserts nothing and adds nothing.
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     added = conn.execute(
         dialect.insert(StatHand)
@@ -277,13 +289,14 @@ def record_hand(
             points=line.points,
             multiplier=line.multiplier,
             finished_at=at or _now(),
+            counted=counted,
         )
-        .on_conflict_do_nothing(index_elements=["source", "number"])
+        .on_conflict_do_nothing(index_elements=["source", "number", "player_id"])
         .returning(StatHand.id)
     ).first()
     if added is None:
         return False
-    if kind != "replay":
+    if counted:
         _upsert(conn, player_id, figures_of(line), counts_of(line))
     return True
 
@@ -475,45 +488,74 @@ class StatsStore:
         size: int = PAGE_SIZE,
     ) -> tuple[int, list[HistoryLine]]:
         """The number of hands (with the filters) and page ``page`` (from 1), newest first."""
-        from sheepshead.store.models import HandRow
-
-        where: list[Any] = [StatHand.player_id == player_id]
-        if kind is not None:
-            where.append(StatHand.kind == kind)
-        if preset is not None:
-            where.append(StatHand.preset == preset)
-        # The page first (an index range), then the seeds of its free hands: joining
-        # before the OFFSET would join every hand skipped.
-        page_ids = (
-            select(StatHand.id)
-            .where(*where)
-            .order_by(StatHand.id.desc())
-            .offset((page - 1) * size)
-            .limit(size)
-            .subquery()
-        )
-        query = (
-            select(StatHand, HandRow.seed)
-            .join(page_ids, page_ids.c.id == StatHand.id)
-            .outerjoin(
-                HandRow,
-                (HandRow.game_id == StatHand.source)
-                & (HandRow.number == StatHand.number)
-                & (StatHand.kind == "free"),
-            )
-            .order_by(StatHand.id.desc())
-        )
+        count, lines = history_statements(player_id, page, kind, preset, size)
         with self.engine.connect() as conn:
-            total = conn.execute(
-                select(func.count()).select_from(StatHand).where(*where)
-            ).scalar_one()
-            rows = conn.execute(query).all()
+            total = conn.execute(count).scalar_one()
+            rows = conn.execute(lines).all()
         return int(total), [_history_line(r) for r in rows]
+
+    def has_hand(self, player_id: str, kind: str, source: str, number: int) -> bool:
+        """Whether the player's history holds this hand."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(StatHand.id).where(
+                    StatHand.source == source,
+                    StatHand.number == number,
+                    StatHand.player_id == player_id,
+                    StatHand.kind == kind,
+                )
+            ).first()
+        return found is not None
 
     def delete_player(self, player_id: str) -> None:
         """Everything kept here about the player (their identity is being deleted)."""
         with self.engine.begin() as conn:
             forget_player(conn, player_id)
+
+
+def history_statements(
+    player_id: str, page: int, kind: str | None, preset: str | None, size: int = PAGE_SIZE
+) -> tuple[Any, Any]:
+    """The history's two statements: the count of the player's hands (with the
+    filters), and page ``page``'s lines with their seeds (``bench/stats.py`` explains
+    them)."""
+    from sheepshead.store.friends import FriendHandRow
+    from sheepshead.store.models import HandRow
+
+    where: list[Any] = [StatHand.player_id == player_id]
+    if kind is not None:
+        where.append(StatHand.kind == kind)
+    if preset is not None:
+        where.append(StatHand.preset == preset)
+    # The page first (an index range), then the seeds of its free and friends' hands:
+    # joining before the OFFSET would join every hand skipped.
+    page_ids = (
+        select(StatHand.id)
+        .where(*where)
+        .order_by(StatHand.id.desc())
+        .offset((page - 1) * size)
+        .limit(size)
+        .subquery()
+    )
+    lines = (
+        select(StatHand, func.coalesce(HandRow.seed, FriendHandRow.seed).label("seed"))
+        .join(page_ids, page_ids.c.id == StatHand.id)
+        .outerjoin(
+            HandRow,
+            (HandRow.game_id == StatHand.source)
+            & (HandRow.number == StatHand.number)
+            & (StatHand.kind == "free"),
+        )
+        .outerjoin(
+            FriendHandRow,
+            (FriendHandRow.table_id == StatHand.source)
+            & (FriendHandRow.number == StatHand.number)
+            & (StatHand.kind == "friends"),
+        )
+        .order_by(StatHand.id.desc())
+    )
+    count = select(func.count()).select_from(StatHand).where(*where)
+    return count, lines
 
 
 def _history_line(row: Any) -> HistoryLine:
@@ -531,6 +573,7 @@ def _history_line(row: Any) -> HistoryLine:
         multiplier=row.multiplier,
         finished_at=_aware(row.finished_at),
         seed=None if row.seed is None else bytes(row.seed).hex(),
+        counted=row.counted,
     )
 
 

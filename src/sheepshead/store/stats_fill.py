@@ -1,4 +1,5 @@
-"""Fill the statistics for the players from before them (migration ``stats_0001``).
+"""Fill the statistics for the players from before them (migration ``stats_0002``; run
+again on a database already filled, it adds nothing).
 
 Free play: each stored game is replayed from its seeds and moves, and each finished
 hand goes into its player's history and tallies, oldest game first. The daily: the
@@ -13,7 +14,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from sheepshead.actions import parse_move
 from sheepshead.match import Match
@@ -33,8 +35,10 @@ def fill(conn: Connection) -> None:
     for day, player_id, attempt_id in conn.execute(
         select(DailyResult.day, DailyResult.player_id, DailyResult.attempt_id)
     ).all():
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         conn.execute(
-            insert(StatDay).values(
+            dialect.insert(StatDay)
+            .values(
                 player_id=player_id,
                 day=day,
                 attempt_id=attempt_id,
@@ -42,6 +46,7 @@ def fill(conn: Connection) -> None:
                 percentile=None,
                 final=False,
             )
+            .on_conflict_do_nothing(index_elements=["player_id", "day"])
         )
     players = conn.execute(select(StatDay.player_id).distinct()).scalars().all()
     for player_id in players:
