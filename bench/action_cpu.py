@@ -37,7 +37,7 @@ from typing import Any
 
 import httpx
 
-from faults import ServerProcess, postgres_database  # bench/faults.py, beside this script
+from servers import ServerProcess, postgres_database  # bench/servers.py, beside this script
 
 BASE = "5b08ee7"
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,7 +109,7 @@ def server(name: str, src: Path, extra: list[Path], core: int, scratch: Path) ->
         data = scratch / name
         data.mkdir()
         path = os.pathsep.join(str(p) for p in [src, *extra])
-        process = ServerProcess(url, data, workers=1, PYTHONPATH=path, **LIMITS)
+        process = ServerProcess(url, data, workers=1, env={"PYTHONPATH": path, **LIMITS})
         process.start()
         assert process.process is not None
         os.sched_setaffinity(process.process.pid, {core})

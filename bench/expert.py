@@ -62,6 +62,8 @@ def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
     wall_all: list[float] = []
     cpu_search: list[float] = []
     wall_search: list[float] = []
+    cpu_big: list[float] = []
+    wall_big: list[float] = []
     for i in range(hands):
         seed = hashlib.sha256(f"bench-expert/{i}".encode()).digest()
         game = Game.deal(rules, i % n, seed)
@@ -81,6 +83,9 @@ def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
             if view.phase is Phase.PLAYING and len(view.legal) > 1:
                 cpu_search.append(cpu)
                 wall_search.append(wall)
+            elif view.phase in _BIG and len(view.legal) > 1:
+                cpu_big.append(cpu)
+                wall_big.append(wall)
             game = game.apply(action)
     print(
         f"latency ({preset}): {hands} hands, {len(cpu_all)} expert decisions, "
@@ -90,6 +95,13 @@ def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
     print(f"  all decisions, wall  {_percentiles(wall_all)}")
     print(f"  card plays,    CPU   {_percentiles(cpu_search)}")
     print(f"  card plays,    wall  {_percentiles(wall_search)}")
+    print(f"  pick/bury/call CPU   {_percentiles(cpu_big)}  ({len(cpu_big)} decisions)")
+    print(f"  pick/bury/call wall  {_percentiles(wall_big)}")
+
+
+#: The decisions before the play: pick or pass, bury, call (searched with --search-bury,
+#: --search-call).
+_BIG = (Phase.PICKING, Phase.BURYING, Phase.CALLING)
 
 
 _OPTIONS: list[tuple[str, Any]] = [
@@ -182,9 +194,20 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--compare", type=int, default=0, help="deals for variant comparisons")
     parser.add_argument("--variant", action="append", default=[], help="e.g. worlds=80")
+    parser.add_argument("--search-bury", action="store_true", help="the searched bury on")
+    parser.add_argument("--search-call", action="store_true", help="the searched call on")
     args = parser.parse_args()
-    expert = ExpertBot(worlds=args.worlds, budget=args.budget)
-    print(f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision")
+    expert = ExpertBot(
+        worlds=args.worlds,
+        budget=args.budget,
+        search_bury=args.search_bury,
+        search_call=args.search_call,
+    )
+    print(
+        f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision"
+        f"{', searched bury' if args.search_bury else ''}"
+        f"{', searched call' if args.search_call else ''}"
+    )
     if args.latency:
         latency(args.latency, expert, args.preset)
     if args.illegal:
