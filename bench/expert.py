@@ -156,7 +156,9 @@ def illegal(positions: int, expert: ExpertBot) -> None:
         sys.exit(1)
 
 
-def compare(deals: int, variants: list[str]) -> None:
+def compare(
+    deals: int, variants: list[str], deal_set: str = "expert-tuning", first: int = 0
+) -> None:
     from sheepshead.bots.arena import bootstrap_ci, bot_policy, play_deal
 
     rules = PRESETS["standard"]
@@ -173,12 +175,17 @@ def compare(deals: int, variants: list[str]) -> None:
         policy = bot_policy(bot)
         start = time.process_time()
         edges[spec] = [
-            play_deal(rules, i, "expert-tuning", policy, baseline).edge for i in range(deals)
+            play_deal(rules, i, deal_set, policy, baseline).edge
+            for i in range(first, first + deals)
         ]
         lo, hi = bootstrap_ci(edges[spec])
         mean = sum(edges[spec]) / deals
         cpu = time.process_time() - start
-        print(f"{spec}: edge {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] over {deals} deals, {cpu:.0f} s")
+        print(
+            f"{spec}: edge {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] over {deals} deals "
+            f"of {deal_set!r} from {first}, {cpu:.0f} s CPU",
+            flush=True,
+        )
     for spec in variants:
         diff = [a - b for a, b in zip(edges[spec], edges["default"], strict=True)]
         lo, hi = bootstrap_ci(diff)
@@ -194,6 +201,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--compare", type=int, default=0, help="deals for variant comparisons")
     parser.add_argument("--variant", action="append", default=[], help="e.g. worlds=80")
+    parser.add_argument("--deal-set", default="expert-tuning", help="--compare's deal set")
+    parser.add_argument("--first", type=int, default=0, help="--compare's first deal")
     parser.add_argument("--search-bury", action="store_true", help="the searched bury on")
     parser.add_argument("--search-call", action="store_true", help="the searched call on")
     args = parser.parse_args()
@@ -213,7 +222,7 @@ def main() -> None:
     if args.illegal:
         illegal(args.illegal, expert)
     if args.compare:
-        compare(args.compare, args.variant)
+        compare(args.compare, args.variant, args.deal_set, args.first)
 
 
 if __name__ == "__main__":
