@@ -404,6 +404,11 @@ def _follow_partner(
     return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
 
 
+#: The tables (by head count) where the picker's side never banks a sure ace or ten
+#: that a cheaper sure card could replace (docs/bots.md: measured at three-handed).
+_NO_WASTE = frozenset({3})
+
+
 def _follow_for_picker(
     sim: SimHand, me: int, legal: int, wins: int, loses: int, secure: int, out: int, points: int
 ) -> int:
@@ -414,7 +419,14 @@ def _follow_for_picker(
         # The top of a suit on its first round, an ace, even when a cheaper card
         # is as sure: banked now, it cannot be trumped later. (Keeping it back
         # cost the picker's side 0.09 game points a hand: docs/bots.md.)
-        return _likely_winner(sim, me, out, wins, points)
+        choice = _likely_winner(sim, me, out, wins, points)
+        if sim.n in _NO_WASTE and choice & secure & _RICH:
+            # Three-handed, an ace or ten that takes the trick surely is not spent
+            # where a cheaper card takes it as surely (a wasted point card, issue 16).
+            cheapest = _cheapest_sure(secure)
+            if POINTS_AT[cheapest.bit_length() - 1] < POINTS_AT[choice.bit_length() - 1]:
+                return cheapest
+        return choice
     trumps = legal & TRUMPS
     cheap = secure & (FAIL | (low(trumps) if trumps else 0))
     if cheap:
