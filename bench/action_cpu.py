@@ -37,7 +37,7 @@ from typing import Any
 
 import httpx
 
-from faults import ServerProcess, postgres_database  # bench/faults.py, beside this script
+from servers import ServerProcess, postgres_database  # bench/servers.py, beside this script
 
 BASE = "5b08ee7"
 ROOT = Path(__file__).resolve().parent.parent

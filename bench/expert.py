@@ -62,6 +62,8 @@ def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
     wall_all: list[float] = []
     cpu_search: list[float] = []
     wall_search: list[float] = []
+    cpu_big: list[float] = []
+    wall_big: list[float] = []
     for i in range(hands):
         seed = hashlib.sha256(f"bench-expert/{i}".encode()).digest()
         game = Game.deal(rules, i % n, seed)
@@ -81,6 +83,9 @@ def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
             if view.phase is Phase.PLAYING and len(view.legal) > 1:
                 cpu_search.append(cpu)
                 wall_search.append(wall)
+            elif view.phase in _BIG and len(view.legal) > 1:
+                cpu_big.append(cpu)
+                wall_big.append(wall)
             game = game.apply(action)
     print(
         f"latency ({preset}): {hands} hands, {len(cpu_all)} expert decisions, "
@@ -90,6 +95,13 @@ def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
     print(f"  all decisions, wall  {_percentiles(wall_all)}")
     print(f"  card plays,    CPU   {_percentiles(cpu_search)}")
     print(f"  card plays,    wall  {_percentiles(wall_search)}")
+    print(f"  pick/bury/call CPU   {_percentiles(cpu_big)}  ({len(cpu_big)} decisions)")
+    print(f"  pick/bury/call wall  {_percentiles(wall_big)}")
+
+
+#: The decisions before the play: pick or pass, bury, call (searched with --search-bury,
+#: --search-call).
+_BIG = (Phase.PICKING, Phase.BURYING, Phase.CALLING)
 
 
 _OPTIONS: list[tuple[str, Any]] = [
@@ -144,7 +156,9 @@ def illegal(positions: int, expert: ExpertBot) -> None:
         sys.exit(1)
 
 
-def compare(deals: int, variants: list[str]) -> None:
+def compare(
+    deals: int, variants: list[str], deal_set: str = "expert-tuning", first: int = 0
+) -> None:
     from sheepshead.bots.arena import bootstrap_ci, bot_policy, play_deal
 
     rules = PRESETS["standard"]
@@ -161,12 +175,17 @@ def compare(deals: int, variants: list[str]) -> None:
         policy = bot_policy(bot)
         start = time.process_time()
         edges[spec] = [
-            play_deal(rules, i, "expert-tuning", policy, baseline).edge for i in range(deals)
+            play_deal(rules, i, deal_set, policy, baseline).edge
+            for i in range(first, first + deals)
         ]
         lo, hi = bootstrap_ci(edges[spec])
         mean = sum(edges[spec]) / deals
         cpu = time.process_time() - start
-        print(f"{spec}: edge {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] over {deals} deals, {cpu:.0f} s")
+        print(
+            f"{spec}: edge {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] over {deals} deals "
+            f"of {deal_set!r} from {first}, {cpu:.0f} s CPU",
+            flush=True,
+        )
     for spec in variants:
         diff = [a - b for a, b in zip(edges[spec], edges["default"], strict=True)]
         lo, hi = bootstrap_ci(diff)
@@ -182,15 +201,28 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--compare", type=int, default=0, help="deals for variant comparisons")
     parser.add_argument("--variant", action="append", default=[], help="e.g. worlds=80")
+    parser.add_argument("--deal-set", default="expert-tuning", help="--compare's deal set")
+    parser.add_argument("--first", type=int, default=0, help="--compare's first deal")
+    parser.add_argument("--search-bury", action="store_true", help="the searched bury on")
+    parser.add_argument("--search-call", action="store_true", help="the searched call on")
     args = parser.parse_args()
-    expert = ExpertBot(worlds=args.worlds, budget=args.budget)
-    print(f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision")
+    expert = ExpertBot(
+        worlds=args.worlds,
+        budget=args.budget,
+        search_bury=args.search_bury,
+        search_call=args.search_call,
+    )
+    print(
+        f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision"
+        f"{', searched bury' if args.search_bury else ''}"
+        f"{', searched call' if args.search_call else ''}"
+    )
     if args.latency:
         latency(args.latency, expert, args.preset)
     if args.illegal:
         illegal(args.illegal, expert)
     if args.compare:
-        compare(args.compare, args.variant)
+        compare(args.compare, args.variant, args.deal_set, args.first)
 
 
 if __name__ == "__main__":

@@ -344,7 +344,7 @@ def summarize(
         "deal_set": deal_set,
         "deals": len(done),
         "hands_per_seat": len(done) * n,
-        "edge": {"mean": mean, "ci95": [lo, hi], "per_seat": per_seat},
+        "edge": {"mean": mean, "ci95": [lo, hi], "per_seat": per_seat, "per_deal": edges},
         "by_role": by_role,
         "candidate_stats": tally_summary(cand),
         "baseline_stats": tally_summary(base_t),

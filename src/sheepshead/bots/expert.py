@@ -109,25 +109,39 @@ class ExpertBot:
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
         template: SimHand | None = None
+        # Late in a hand few worlds are possible, and the sampler draws some again: a
+        # world's playouts are a function of the world, so each is played once.
+        seen: dict[tuple[object, ...], list[float]] = {}
         for _ in range(worlds):
             world = sampler.sample(rng)
-            if template is None or sampler.facedown:
-                base = template = sim_of(view, world)
-            else:
-                # The public play is the same in every world: only the hidden cards change.
-                base = template.rewire(
-                    [mask_of(h) for h in world.hands],
-                    partners_of(view, world),
-                    0 if world.unknown is None else bit(world.unknown),
-                    mask_of(world.bury),
-                    sum(c.points for c in world.blind or ()),
-                )
+            hands = [mask_of(h) for h in world.hands]
+            unknown = 0 if world.unknown is None else bit(world.unknown)
+            bury = mask_of(world.bury)
+            blind = world.blind or ()
+            key = (*hands, unknown, bury, mask_of(blind))
+            results = seen.get(key)
+            if results is None:
+                if template is None or sampler.facedown:
+                    base = template = sim_of(view, world)
+                else:
+                    # The public play is the same in every world: only the hidden
+                    # cards change.
+                    base = template.rewire(
+                        hands,
+                        partners_of(view, world),
+                        unknown,
+                        bury,
+                        sum(c.points for c in blind),
+                    )
+                results = seen[key] = []
+                for card in bits:
+                    sim = base.copy()
+                    sim.play(card)
+                    playout(sim)
+                    results.append(sim.scores()[me] + POINT_WEIGHT * sim.own_points(me))
             weight = world.weight
-            for i, card in enumerate(bits):
-                sim = base.copy()
-                sim.play(card)
-                playout(sim)
-                value[i] += weight * (sim.scores()[me] + POINT_WEIGHT * sim.own_points(me))
+            for i, result in enumerate(results):
+                value[i] += weight * result
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
 

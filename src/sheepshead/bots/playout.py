@@ -80,8 +80,9 @@ _DANGER: tuple[int, ...] = tuple(
 def playout(sim: SimHand) -> None:
     """Play the hand to its end with the policy."""
     total = sim.total_tricks
+    play = sim.play
     while sim.trick_no < total:
-        sim.play(choose(sim))
+        play(choose(sim))
 
 
 def choose(sim: SimHand) -> int:
@@ -170,32 +171,36 @@ def _out(sim: SimHand, me: int) -> int:
     return out & ~sim.bury if me == sim.picker else out
 
 
-def _could_beat(sim: SimHand, me: int, out: int, seat: int, best: int, led: int) -> bool:
-    """Whether ``seat`` may hold a card that beats bit ``best`` (``knowledge.could_beat``)."""
-    above = ABOVE[best] if best >= 18 else (ABOVE[best] & SUIT_MASK[led]) | TRUMPS
-    beaters = above & out & ~sim.voids[seat]
-    called = sim.called
-    if called and beaters & called:
-        holder = me if sim.hands[me] & called else sim.called_by
-        if (holder >= 0 and holder != seat) or seat == sim.picker:
-            beaters &= ~called
-    if sim.ten_call and seat != sim.picker:
-        beaters &= ~FAIL_ACES  # a ten call shows the picker holds all three aces
-    if led == sim.cs and sim.called_led == sim.trick_no:
-        if seat == sim.picker and sim.unk:
-            return False  # the picker must play the face-down card, which never wins
-        holder = me if sim.hands[me] & called else sim.called_by
-        if seat == sim.picker or seat == holder:
-            beaters &= ~TRUMPS  # must follow the first round of the called suit
-    return beaters != 0
-
-
-def _later_could_beat(sim: SimHand, me: int, out: int, best: int, led: int) -> bool:
+def _later_mask(sim: SimHand, me: int, out: int) -> int:
+    """The cards this seat cannot place that a seat still to play may hold and play on
+    this trick, the picker's face-down card aside (``knowledge.could_beat``, for every
+    later seat at once): a card ``b`` may be beaten when ``_beaters(b, led)`` meets it."""
     n = sim.n
+    called = sim.called
+    picker = sim.picker
+    holder = me if sim.hands[me] & called else sim.called_by
+    first_called = sim.led == sim.cs and sim.called_led == sim.trick_no
+    voids = sim.voids
+    mask = 0
     for i in range(len(sim.trick) + 1, n):
-        if _could_beat(sim, me, out, (sim.leader + i) % n, best, led):
-            return True
-    return False
+        seat = (sim.leader + i) % n
+        m = out & ~voids[seat]
+        if called and ((holder >= 0 and holder != seat) or seat == picker):
+            m &= ~called
+        if sim.ten_call and seat != picker:
+            m &= ~FAIL_ACES  # a ten call shows the picker holds all three aces
+        if first_called:
+            if seat == picker and sim.unk:
+                continue  # the picker must play the face-down card, which never wins
+            if seat in (picker, holder):
+                m &= ~TRUMPS  # must follow the first round of the called suit
+        mask |= m
+    return mask
+
+
+def _beaters(b: int, led: int) -> int:
+    """The cards that beat bit position ``b`` on a trick led in suit ``led``."""
+    return ABOVE[b] if b >= 18 else (ABOVE[b] & SUIT_MASK[led]) | TRUMPS
 
 
 def _is_boss(out: int, card: int) -> bool:
@@ -208,12 +213,11 @@ def _is_boss(out: int, card: int) -> bool:
 def _lowest(sim: SimHand, me: int, cards: int) -> int:
     """The cheapest card to throw away (``discard_cost``)."""
     hand = sim.hands[me]
-    lengths = [(hand & SUIT_MASK[k]).bit_count() * 320 for k in _FAIL_SUITS]
     best, best_key = 0, 1 << 30
     while cards:
         card = cards & -cards
         b = card.bit_length() - 1
-        key = _DISCARD[b] if b >= 18 else _DISCARD[b] + lengths[b // 6]
+        key = _DISCARD[b] if b >= 18 else _DISCARD[b] + (hand & SUIT_MASK[b // 6]).bit_count() * 320
         if key < best_key:
             best, best_key = card, key
         cards ^= card
@@ -338,8 +342,9 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
     points = _trick_points(sim, me)
     out = _out(sim, me)
-    sure = best >= 0 and not _later_could_beat(sim, me, out, best, led)
-    secure = _secure_winners(sim, me, out, wins)
+    later = _later_mask(sim, me, out)
+    sure = best >= 0 and not _beaters(best, led) & later
+    secure = _secure_winners(later, led, wins)
     if side == 1:
         return _follow_partner(sim, me, wins, loses, secure, sure, points)
     # An opponent, or a seat this one cannot place, is winning.
@@ -372,13 +377,13 @@ def _trick_points(sim: SimHand, me: int) -> int:
     return points
 
 
-def _secure_winners(sim: SimHand, me: int, out: int, wins: int) -> int:
-    """The winning cards no seat still to play could beat."""
+def _secure_winners(later: int, led: int, wins: int) -> int:
+    """The winning cards no seat still to play could beat (``later``: ``_later_mask``)."""
     secure = 0
     w = wins
     while w:
         card = w & -w
-        if not _later_could_beat(sim, me, out, card.bit_length() - 1, sim.led):
+        if not _beaters(card.bit_length() - 1, led) & later:
             secure |= card
         w ^= card
     return secure
@@ -399,6 +404,11 @@ def _follow_partner(
     return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
 
 
+#: The tables (by head count) where the picker's side never banks a sure ace or ten
+#: that a cheaper sure card could replace (docs/bots.md: measured at three-handed).
+_NO_WASTE = frozenset({3})
+
+
 def _follow_for_picker(
     sim: SimHand, me: int, legal: int, wins: int, loses: int, secure: int, out: int, points: int
 ) -> int:
@@ -409,7 +419,14 @@ def _follow_for_picker(
         # The top of a suit on its first round, an ace, even when a cheaper card
         # is as sure: banked now, it cannot be trumped later. (Keeping it back
         # cost the picker's side 0.09 game points a hand: docs/bots.md.)
-        return _likely_winner(sim, me, out, wins, points)
+        choice = _likely_winner(sim, me, out, wins, points)
+        if sim.n in _NO_WASTE and choice & secure & _RICH:
+            # Three-handed, an ace or ten that takes the trick surely is not spent
+            # where a cheaper card takes it as surely (a wasted point card, issue 16).
+            cheapest = _cheapest_sure(secure)
+            if POINTS_AT[cheapest.bit_length() - 1] < POINTS_AT[choice.bit_length() - 1]:
+                return cheapest
+        return choice
     trumps = legal & TRUMPS
     cheap = secure & (FAIL | (low(trumps) if trumps else 0))
     if cheap:

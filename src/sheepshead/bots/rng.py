@@ -15,10 +15,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
-
-
-def _rotl(x: int, k: int) -> int:
-    return ((x << k) | (x >> (64 - k))) & _MASK
+_TWO64 = 1 << 64
 
 
 class Rng:
@@ -51,15 +48,15 @@ class Rng:
     def next_u64(self) -> int:
         s = self._s
         s0, s1, s2, s3 = s
-        result = (_rotl((s1 * 5) & _MASK, 7) * 9) & _MASK
+        x = (s1 * 5) & _MASK
+        result = ((((x << 7) | (x >> 57)) & _MASK) * 9) & _MASK  # rotl(s1 * 5, 7) * 9
         t = (s1 << 17) & _MASK
         s2 ^= s0
         s3 ^= s1
         s1 ^= s2
         s0 ^= s3
         s2 ^= t
-        s3 = _rotl(s3, 45)
-        s[0], s[1], s[2], s[3] = s0, s1, s2, s3
+        s[0], s[1], s[2], s[3] = s0, s1, s2, ((s3 << 45) | (s3 >> 19)) & _MASK
         return result
 
     def below(self, n: int) -> int:
@@ -70,9 +67,10 @@ class Rng:
             return 0
         # Draws at or above the largest multiple of n are redrawn, so every residue is
         # equally likely; at most half the draws are rejected, usually almost none.
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _TWO64 - (_TWO64 % n)
+        next_u64 = self.next_u64
         while True:
-            x = self.next_u64()
+            x = next_u64()
             if x < limit:
                 return x % n
 
@@ -87,8 +85,9 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher–Yates, in place."""
+        below = self.below
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def fork(self, label: str | bytes) -> Rng:

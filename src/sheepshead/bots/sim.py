@@ -341,29 +341,32 @@ class SimHand:
     def play(self, card: int) -> None:
         """Play one card (a one-bit mask) for the seat to act. Does not check legality."""
         seat = self.turn
-        n = self.n
         self.hands[seat] &= ~card
-        self.played |= card
+        played = self.played = self.played | card
         trick = self.trick
-        pos = card.bit_length() - 1
-        suit = kernel.suit_of(card, self.unk, self.cs)
+        unk = self.unk
+        suit = kernel.suit_of(card, unk, self.cs)
         if not trick:
             self.leader = seat
             led = self.led = suit
             if led == self.cs and self.called_led < 0:
                 self.called_led = self.trick_no
-            self.best = -1
+            best = self.best = -1
             self.best_seat = -1
-        elif suit != self.led:
-            self.voids[seat] |= SUIT_MASK[self.led]
+        else:
+            led = self.led
+            best = self.best
+            if suit != led:
+                self.voids[seat] |= SUIT_MASK[led]
         trick.append(card)
-        if kernel.takes(pos, card, self.led, self.best, self.unk):
+        pos = card.bit_length() - 1
+        if kernel.takes(pos, card, led, best, unk):
             if (
-                not self.revealed
+                best >= 0
+                and not self.revealed
                 and self.best_seat == self.picker
                 and seat != self.second
-                and self.best >= 0
-                and shows_defender(self.best, self.led, self.played & ~self.unk)
+                and shows_defender(best, led, played & ~unk)
             ):
                 self._shown_defender(seat)
             self.best = pos
@@ -373,6 +376,7 @@ class SimHand:
             if not self.revealed:
                 self.revealed = True
                 self.rel = self.rel_full
+        n = self.n
         if len(trick) < n:
             self.turn = (seat + 1) % n
             return
@@ -387,7 +391,7 @@ class SimHand:
         if self.trick_no == self.named_trick:
             self.named_winner = winner
         self.trick_no += 1
-        self.suits_led |= SUIT_MASK[self.led]
+        self.suits_led |= SUIT_MASK[led]
         self.trick = []
         self.leader = winner
         self.turn = winner

@@ -4,7 +4,8 @@ that scores high)."""
 
 from __future__ import annotations
 
-from sheepshead.cards import FAIL_SUITS, Card, Rank, ace_of, ten_of
+from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, ace_of, ten_of
+from sheepshead.kernel import SUIT_KEY, SUIT_MASK, TRUMPS
 
 __all__ = ["PICK_THRESHOLDS", "card_strength", "hand_strength"]
 
@@ -52,12 +53,24 @@ def card_strength(card: Card) -> float:
 
 def hand_strength(cards: tuple[Card, ...] | list[Card]) -> float:
     """A picking score: trump quality, fail aces, voids; a bare ten is a liability."""
-    score = sum(card_strength(c) for c in cards)
-    trumps = sum(1 for c in cards if c.is_trump)
-    for suit in FAIL_SUITS:
-        held = [c for c in cards if c.fail_suit is suit]
-        if not held:
+    # Over bits, for the sampler's many calls; the same sums in the same order as
+    # card by card, so the same float.
+    strength = _STRENGTH
+    score = sum(strength[c] for c in cards)
+    mask = 0
+    for c in cards:
+        mask |= c.bit
+    trumps = (mask & TRUMPS).bit_count()
+    for held, ten, ace in _SUITS:
+        if not mask & held:
             score += 0.4 if trumps >= 2 else 0.0
-        elif ten_of(suit) in held and ace_of(suit) not in held:
+        elif mask & ten and not mask & ace:
             score -= 0.3
     return score
+
+
+_STRENGTH: dict[Card, float] = {c: card_strength(c) for c in DECK}
+#: Per fail suit, in ``FAIL_SUITS`` order: its cards, its ten and its ace, as masks.
+_SUITS: tuple[tuple[int, int, int], ...] = tuple(
+    (SUIT_MASK[SUIT_KEY[s]], ten_of(s).bit, ace_of(s).bit) for s in FAIL_SUITS
+)
