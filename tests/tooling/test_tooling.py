@@ -21,8 +21,10 @@ needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is no
 
 
 def _make(*args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    # Drop what an outer `make test` exports, so this make starts clean.
-    env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    # Drop what an outer `make test` exports (its command-line variables too, such as
+    # `make test PYTEST_WORKERS=0`), so this make starts clean.
+    outer = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PYTEST_WORKERS", "PYTEST_ARGS"}
+    env = {k: v for k, v in os.environ.items() if k not in outer}
     env.update(extra_env or {})
     return subprocess.run(
         ["make", "--no-print-directory", *args],
