@@ -1,6 +1,6 @@
 """Positions to test the coach with, made by the engine alone (``Game``, random legal
 play), never by the coach's or the bots' code; used by ``bench/coach.py`` and
-``tests/test_coach.py``.
+``tests/bots/test_coach.py``.
 
 - ``planted``: a seat to play schmears an ace or ten (10+ card points) onto a trick
   whose winning trump nobody can beat any more (every higher trump is out), while it

@@ -2,7 +2,7 @@
 
 The machinery here (a server in a subprocess, a TCP proxy to cut, players that
 remember what the server acknowledged, the checks) is shared with
-``tests/test_faults.py``, which runs short versions of the same three scenarios in the
+``tests/server/test_faults.py``, which runs short versions of the same three scenarios in the
 suite. This script runs them longer, with more players and rounds:
 
     .venv/bin/python bench/faults.py kill --database sqlite --players 40 --rounds 5

@@ -1,6 +1,6 @@
 """The friends' tables' leak scan, long: hundreds of hands at tables of 3 to 6 seats with
 2 to 5 people, every message every seat is sent searched for a card it may not see
-(``tests/api/friends_scan.py`` says how; the suite plays 60 hands of it).
+(``tests/server/friends_scan.py`` says how; the suite plays 60 hands of it).
 
     .venv/bin/python bench/friends_leaks.py --hands 300
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from api.friends_scan import play
+from server.friends_scan import play
 from sheepshead.server import Settings, create_app
 
 TABLES = [(3, 2), (4, 2), (4, 3), (5, 2), (5, 3), (5, 4), (5, 5), (6, 2), (6, 4), (6, 5)]

@@ -1,6 +1,6 @@
 """What the fault and load scripts run against: a server in a subprocess, a
 PostgreSQL database created for the run and dropped after it, and a TCP proxy that can
-be cut (``faults.py``, ``load.py`` and ``tests/test_faults.py`` use them).
+be cut (``faults.py``, ``load.py`` and ``tests/server/test_faults.py`` use them).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ copies ``src/sheepshead/bots`` (its play: every module but the arena and the fro
 versions) to ``src/sheepshead/bots/frozen/v<VERSION>``, its imports pointed at the
 copy, so that a server still plays that version for a daily game begun with it.
 Then: add the copy to ``FROZEN`` in ``sheepshead/bots/__init__.py``, bump ``VERSION``,
-change the play, and pin the new decisions in ``tests/test_bot_version.py``.
+change the play, and pin the new decisions in ``tests/bots/test_bot_version.py``.
 ``docs/bots.md`` has the whole procedure.
 """
 
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"froze version {version} as {package} ({len(written)} modules). Next:")
     print(f'  1. add "{version}": "{package}" to FROZEN in src/sheepshead/bots/__init__.py')
     print("  2. bump VERSION there, then change the play")
-    print("  3. pin the new decisions in tests/test_bot_version.py (PINNED)")
+    print("  3. pin the new decisions in tests/bots/test_bot_version.py (PINNED)")
     return 0
 
 

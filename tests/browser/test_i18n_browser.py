@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from browser.helpers import DESKTOP, PHONE, Visitor
 from browser.table import HAND_LIMIT, choose_bury, deal_first, phase, summary_open, wait_idle
-from test_i18n import CARD_CODES, LATIN_IN_BENGALI, SAME_IN, SITE_PAGES, WORD, english_msgids
+from server.test_i18n import CARD_CODES, LATIN_IN_BENGALI, SAME_IN, SITE_PAGES, WORD, english_msgids
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 
 from browser.helpers import SERVED, Visitor
 from browser.table import deal_first, phase, visible_cards, wait_idle
+from server.test_i18n import SITE_PAGES
 from sheepshead.store.models import Player
-from test_i18n import SITE_PAGES
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@
 A trace is what one seat saw of one golden record: that seat's view (`SeatView.to_json`,
 the same text the computer players seed their choices from) before the first action and
 after every action, one line each. A leak, or any change of what a seat is shown, then
-shows as a diff of these files; tests/test_view_traces.py compares them with a fresh
+shows as a diff of these files; tests/engine/test_view_traces.py compares them with a fresh
 replay. After a deliberate change of the view, rerun this and read the diff before
 committing it.
 """

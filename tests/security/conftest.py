@@ -16,8 +16,8 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import delete
 
-from api.helpers import TestClient, make_client
 from security.helpers import SECRET, MakeApp
+from server.helpers import TestClient, make_client
 from sheepshead.server import Settings, create_app
 from sheepshead.store.rates import RateBucket
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from api.helpers import Json, TestClient
+from server.helpers import Json, TestClient
 
 UNSAFE = {"post", "put", "patch", "delete"}
 #: A sample value for each body field of the API: an operation whose body has a field

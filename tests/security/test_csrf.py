@@ -12,9 +12,9 @@ import pytest
 from fastapi import FastAPI
 from starlette.datastructures import Headers
 
-from api.helpers import TestClient, make_client, new_game
 from security.helpers import MakeApp
 from security.routes import operations, send
+from server.helpers import TestClient, make_client, new_game
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.security import cross_site
 

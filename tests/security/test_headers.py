@@ -10,8 +10,8 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from fastapi import FastAPI
 
-from api.helpers import TestClient, make_client, new_game
 from security.helpers import MakeApp, fixed_clock
+from server.helpers import TestClient, make_client, new_game
 from sheepshead.server.identity import COOKIE
 from sheepshead.server.settings import Rate
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from api.helpers import Json, TestClient, make_client, new_game
 from security.helpers import MakeApp
 from security.routes import operations, send
+from server.helpers import Json, TestClient, make_client, new_game
 
 IDS = {
     "game_id": "0" * 32,

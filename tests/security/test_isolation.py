@@ -4,8 +4,8 @@ player exactly as it answers an id that does not exist, and changes nothing."""
 
 from __future__ import annotations
 
-from api.helpers import Json, TestClient, play_hand
 from security.routes import operations, send
+from server.helpers import Json, TestClient, play_hand
 
 
 def _finish_a_daily_deal(client: TestClient) -> Json:

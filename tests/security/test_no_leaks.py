@@ -1,6 +1,6 @@
 """Hundreds of random hands through the API, under every preset and several house
 rules, and the daily game's deals: not one response body shows a card seat 0 may not
-know, nor a seed before its time (``tests/api/test_leaks.py`` has the checker's core).
+know, nor a seed before its time (``tests/server/test_leaks.py`` has the checker's core).
 
 Every body of a hand is kept (replies to actions, refused cards, stale copies, reads
 of the game and of the current game) with the number of moves made when it was sent.
@@ -23,8 +23,9 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
-from api.helpers import Json, TestClient, make_client
-from api.test_leaks import (
+from security.helpers import SECRET, UNLIMITED, MakeApp
+from server.helpers import Json, TestClient, make_client
+from server.test_leaks import (
     TWO_PASSES,
     Bodies,
     cards_in,
@@ -32,7 +33,6 @@ from api.test_leaks import (
     play_and_record,
     visible_to_seat_0,
 )
-from security.helpers import SECRET, UNLIMITED, MakeApp
 from sheepshead import daily_game
 from sheepshead.game import Game
 from sheepshead.record import replay

@@ -1,7 +1,7 @@
 """The security tests that touch the database, again on PostgreSQL: the rate limits'
 single-statement decisions under concurrency, and the limits through the API.
 
-Uses ``tests/api/test_postgres.py``'s database: created for the module with a unique
+Uses ``tests/server/test_postgres.py``'s database: created for the module with a unique
 name on 127.0.0.1:5432, dropped at the end.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from api.test_postgres import postgres_url  # noqa: F401  (the fixture)
 from security.test_csrf import (  # noqa: F401  (collected again, on PostgreSQL)
     test_a_forged_action_is_refused_with_a_reason_and_changes_nothing,
 )
@@ -26,6 +25,7 @@ from security.test_rates import (  # noqa: F401
     test_the_bucket_lets_the_burst_through_then_one_per_interval,
     test_workers_on_one_database_share_one_budget,
 )
+from server.test_postgres import postgres_url  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.postgres
 

@@ -14,8 +14,8 @@ from fastapi import FastAPI
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import OperationalError
 
-from api.helpers import TestClient, identify, make_client, new_game
 from security.helpers import Clock, MakeApp, fixed_clock
+from server.helpers import TestClient, identify, make_client, new_game
 from sheepshead.server.settings import Rate, Settings
 from sheepshead.store import open_engine
 from sheepshead.store.migrate import migrate

@@ -14,11 +14,11 @@ from fastapi import FastAPI, HTTPException
 from sqlalchemy import func, select
 from starlette.routing import Mount
 
-from api.helpers import TestClient, identify, make_client, new_game, play_hand
 from security.helpers import UNLIMITED, MakeApp
+from server.helpers import TestClient, identify, make_client, new_game, play_hand
+from server.test_i18n import SAME_IN, english_msgids, visible
 from sheepshead.server import guide
 from sheepshead.store.models import Player
-from test_i18n import SAME_IN, english_msgids, visible
 
 TOKEN = "refusals-test-token"
 #: Headers that may differ between two answers to the same request.

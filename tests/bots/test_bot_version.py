@@ -1,0 +1,115 @@
+"""The bots' version moves with their play, so a daily game can keep the bots it began with.
+
+A daily game stores the version of the bots' play when its day starts and is played
+with that version to the day's end, even when a deployment brings new play during the
+day: the server runs this code's play (``bots.VERSION``) and every earlier version kept
+frozen in ``bots.FROZEN``. That only protects the players if any change to what a bot
+decides also changes the version, and if a frozen version never changes: this test
+pins each version's decisions over a fixed set of hands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from sheepshead import bots
+from sheepshead.game import Game
+from sheepshead.rules import PRESETS
+
+#: What each level decides over the pinned hands, per version. When a bot change makes
+#: this test fail, freeze the old play (``tools/freeze_bots.py``), bump ``bots.VERSION``
+#: and add the new line; never edit an old one.
+PINNED: dict[str, dict[str, str]] = {
+    "1": {
+        "beginner": "03f124ff70660a72",
+        "standard": "8f929ad3310d84fc",
+        "expert": "d8779181ff2969ee",
+    },
+    "2": {
+        "beginner": "c27baf21311621fd",
+        "standard": "3699ebd0f4ca7efe",
+        "expert": "e60c7b3ebf140b21",
+    },
+}
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+
+
+def fingerprint(level: str, version: str | None = None) -> str:
+    """Every decision of four seats of ``level`` and itself over twelve seeded hands."""
+    digest = hashlib.sha256()
+    for i in range(12):
+        game = Game.deal(PRESETS["standard"], i % 5, f"bot-version-{i}".encode())
+        while not game.is_done:
+            seat = game.turn
+            assert seat is not None
+            action = bots.decide(level, game.view(seat), seed=i, version=version)
+            digest.update(f"{seat} {action};".encode())
+            game = game.apply(action)
+    return digest.hexdigest()[:16]
+
+
+def freeze_tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("freeze_bots", TOOLS / "freeze_bots.py")
+    assert spec is not None
+    assert spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_a_change_of_play_comes_with_a_new_version(level: str) -> None:
+    assert bots.VERSION in PINNED, f"add the decisions of version {bots.VERSION} to PINNED"
+    assert fingerprint(level) == PINNED[bots.VERSION][level], (
+        f"the {level} bot now decides differently: bump bots.VERSION and pin the new play"
+    )
+
+
+def test_every_pinned_version_is_still_played_as_pinned() -> None:
+    # A day begun before a deployment is played to its end with its version, and any
+    # past day is replayed from its archive with it: no version is ever dropped.
+    assert set(PINNED) == set(bots.versions()), (
+        "each version ever pinned must stay playable: freeze it with tools/freeze_bots.py"
+    )
+    for version in bots.FROZEN:
+        for level in bots.LEVELS:
+            assert fingerprint(level, version) == PINNED[version][level], (version, level)
+
+
+def test_an_unknown_version_is_refused_by_name() -> None:
+    game = Game.deal(PRESETS["standard"], 0, b"unknown version")
+    assert game.turn is not None
+    with pytest.raises(bots.UnknownVersion, match=r"no version '0'.*versions: "):
+        bots.decide("standard", game.view(game.turn), version="0")
+
+
+def test_frozen_play_decides_exactly_as_the_play_it_was_frozen_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = freeze_tool().freeze(tmp_path / "probe_v1", "probe_v1")
+    assert {p.name for p in written} >= {"__init__.py", "expert.py", "rulebot.py"}
+    for path in written:
+        assert "sheepshead.bots." not in "".join(
+            line for line in path.read_text().splitlines() if line.startswith(("from", "import"))
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(bots.FROZEN, "frozen-probe", "probe_v1")
+    for level in bots.LEVELS:
+        assert fingerprint(level, "frozen-probe") == fingerprint(level)
+    # The copy is a package of its own: nothing of it runs the live modules.
+    copy = importlib.import_module("probe_v1.expert")
+    assert copy.RuleBot is not importlib.import_module("sheepshead.bots.rulebot").RuleBot
+
+
+def test_a_frozen_version_is_never_written_over(tmp_path: Path) -> None:
+    tool = freeze_tool()
+    tool.freeze(tmp_path / "probe", "probe")
+    with pytest.raises(SystemExit, match="never rewritten"):
+        tool.freeze(tmp_path / "probe", "probe")

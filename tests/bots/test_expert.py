@@ -1,0 +1,173 @@
+"""The expert level: legal, deterministic, blind to what its seat cannot see, and
+playing the plays any good player agrees on."""
+
+from __future__ import annotations
+
+import random
+
+from bots.random_hands import deal, per_preset, random_position, random_rules
+from sheepshead import record
+from sheepshead.actions import Action, Play
+from sheepshead.bots import decide, make_bot
+from sheepshead.bots.expert import ExpertBot, candidates, partners_of, sim_of
+from sheepshead.bots.knowledge import read_view
+from sheepshead.bots.rng import Rng
+from sheepshead.bots.sampler import Sampler
+from sheepshead.bots.sim import SimHand
+from sheepshead.game import Game
+from sheepshead.hand import Phase
+from sheepshead.kernel import bit, mask_of
+from sheepshead.rules import PRESETS, Rules
+
+# Dealer 4, so seat 0 leads and seat 4 plays last. Seat 2 will pick, bury 9D KC and
+# call the ace of hearts (keeping 9H); seat 4 holds that ace: the partner.
+DEAL = [
+    "QC QS JD 7C 8S KS",
+    "7H AC TC 9C 8C 9S",
+    "QH JC AD 9H TD 8D",
+    "QD JS JH KD 7D AS",
+    "AH TH KH 8H 7S TS",
+]
+CALL = ["0 pass", "1 pass", "2 pick", "2 bury 9D KC", "2 call AH"]
+
+
+def hand(moves: list[str], dealt: list[str] = DEAL, rules: Rules = PRESETS["standard"]) -> Game:
+    return record.replay(
+        {
+            "format": "sheepshead-hand/1",
+            "rules": rules.to_record(),
+            "dealer": 4,
+            "hands": [h.split() for h in dealt],
+            "blind": ["KC", "9D"],
+            "actions": moves,
+        }
+    )
+
+
+def expert_play(game: Game) -> str:
+    assert game.turn is not None
+    action = decide("expert", game.view(game.turn))
+    assert isinstance(action, Play)
+    return action.card.text
+
+
+def test_the_expert_is_a_level() -> None:
+    bot = make_bot("expert")
+    assert isinstance(bot, ExpertBot)
+    assert bot.level == "expert"
+
+
+# Positions where any good player agrees ------------------------------------------
+
+
+def test_a_defender_leads_the_called_suit() -> None:
+    # Seat 0, a defender on lead, holds a low heart, the called suit, a trump and no
+    # long side suit: leading the heart makes the partner play the ace under the
+    # picker, and the picker its hold card.
+    dealt = list(DEAL)
+    dealt[0], dealt[1] = "7H QS AC TC 9S 8S", "QC JD 7C KS 9C 8C"
+    game = hand(CALL, dealt)
+    assert game.turn == 0
+    assert game.picker == 2
+    assert expert_play(game) == "7H"
+
+
+def test_the_partner_schmears_the_pickers_sure_trick() -> None:
+    # The picker trumps the club lead with QH; seat 4, the partner, plays last with
+    # no club and no trump: the trick is the picker's whatever it plays, so it
+    # gives a ten (it must keep the ace of hearts, the called card).
+    game = hand([*CALL, "0 play 7C", "1 play 8C", "2 play QH", "3 play 7D"])
+    assert game.turn == 4
+    assert expert_play(game) in ("TS", "TH")
+
+
+def test_no_free_points_to_the_picker() -> None:
+    # The picker is winning with QH and seat 3, a defender with no club and no
+    # trump above it, cannot take the trick: it keeps its ace of spades.
+    game = hand([*CALL, "0 play 7C", "1 play 8C", "2 play QH"])
+    assert game.turn == 3
+    assert expert_play(game) != "AS"
+
+
+# Legality, determinism, blindness --------------------------------------------------
+
+
+@per_preset(6)
+def test_the_expert_only_takes_legal_actions(preset: str, rnd: random.Random) -> None:
+    game = random_position(preset, rnd)
+    if game is None:
+        return
+    assert game.turn is not None
+    view = game.view(game.turn)
+    bot = ExpertBot(worlds=8, budget=1500)
+    action = bot.choose(view, Rng.from_int(rnd.randrange(1 << 30)))
+    assert action in view.legal
+    assert action in [Play(c) for c in candidates(view, read_view(view))]
+
+
+def test_same_view_and_seed_same_card() -> None:
+    game = hand([*CALL, "0 play 7C", "1 play 8C"])
+    view = game.view(2)
+    bot = ExpertBot()
+    first: Action = bot.choose(view, Rng.from_int(11))
+    assert all(bot.choose(view, Rng.from_int(11)) == first for _ in range(3))
+
+
+def test_the_expert_cannot_see_other_hands() -> None:
+    # Seats 3 and 4 swap a spade: seat 1's view is the same, and so is its card.
+    swapped = list(DEAL)
+    swapped[3], swapped[4] = "QD JS JH KD 7D TS", "AH TH KH 8H 7S AS"
+    moves = [*CALL, "0 play 7C"]
+    a, b = hand(moves), hand(moves, swapped)
+    assert a.view(1).canonical_text() == b.view(1).canonical_text()
+    assert a.hands[3] != b.hands[3]
+    assert expert_play(a) == expert_play(b)
+
+
+def test_forced_moves_and_other_phases_answer_at_once() -> None:
+    bot = ExpertBot()
+    game = hand(["0 pass", "1 pass"])
+    view = game.view(2)
+    assert view.phase is Phase.PICKING
+    assert bot.choose(view, Rng.from_int(1)) in view.legal
+
+
+@per_preset(10)
+def test_rewiring_a_world_equals_replaying_it(preset: str, rnd: random.Random) -> None:
+    # Search builds the first world by replaying the public play, and the others by
+    # swapping the hidden cards into it: both must give the same state.
+    game = random_position(preset, rnd)
+    if game is None:
+        return
+    view = game.view(rnd.randrange(game.rules.players))
+    sampler = Sampler(view)
+    if sampler.facedown:
+        return
+    rng = Rng.from_int(rnd.randrange(1 << 30))
+    template = sim_of(view, sampler.sample(rng))
+    for _ in range(3):
+        world = sampler.sample(rng)
+        rewired = template.rewire(
+            [mask_of(h) for h in world.hands],
+            partners_of(view, world),
+            0 if world.unknown is None else bit(world.unknown),
+            mask_of(world.bury),
+            sum(c.points for c in world.blind or ()),
+        )
+        replayed = sim_of(view, world)
+        for name in SimHand.__slots__:
+            assert getattr(rewired, name) == getattr(replayed, name), name
+
+
+@per_preset(8, ["standard", "four-handed-called-ace", "jack-of-diamonds"])
+def test_searched_bury_and_call_are_legal(preset: str, rnd: random.Random) -> None:
+    game = deal(random_rules(preset, rnd), rnd)
+    bot = ExpertBot(search_bury=True, search_call=True)
+    while game.phase in (Phase.PICKING, Phase.BURYING, Phase.CALLING):
+        assert game.turn is not None
+        view = game.view(game.turn)
+        seed = rnd.randrange(1 << 30)
+        action = bot.choose(view, Rng.from_int(seed))
+        assert action in view.legal
+        assert bot.choose(view, Rng.from_int(seed)) == action
+        game = game.apply(action if view.phase is not Phase.PICKING else rnd.choice(view.legal))
