@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from api.helpers import Json, TestClient, make_client
-from api.test_friends import open_table, play_out_hand, seated, sit, whose_turn
+from server.helpers import Json, TestClient, make_client
+from server.test_friends import open_table, play_out_hand, seated, sit, whose_turn
 
 API = "/api/v1/tables"
 

@@ -5,7 +5,7 @@ of), and the friends' hands being played (``stat_table_hands``). Then the fill o
 statistics for the players from before them (``store/stats_fill.py``, idempotent).
 
 Revision ID: stats_0002
-Revises: friends_0001
+Revises: friends_0002
 Create Date: 2026-12-02
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "stats_0002"
-down_revision: str | None = "friends_0001"
+down_revision: str | None = "friends_0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

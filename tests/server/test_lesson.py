@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from api.helpers import make_client
+from server.helpers import make_client
 from sheepshead import lesson, phrases
 from sheepshead.actions import parse_action
 from sheepshead.cards import Card

@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import update
 
-from api.helpers import Json, TestClient, identify, make_client
+from server.helpers import Json, TestClient, identify, make_client
 from sheepshead.server import Settings, create_app
 from sheepshead.store.friends import FriendTableRow, now
 
