@@ -126,6 +126,7 @@ def main() -> int:
         help="a coach worker process analysing every finished hand meanwhile",
     )
     parser.add_argument("--warmup", type=int, default=3, help="hands not counted (--coach-worker)")
+    parser.add_argument(
         "--without-stats",
         action="store_true",
         help="keep no statistics (a hand's end writes no history line): the figure "

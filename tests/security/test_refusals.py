@@ -78,12 +78,14 @@ def app(make_app: MakeApp) -> FastAPI:
 
 #: GET routes whose answer to this test's player is a refusal, and which: a record of
 #: today's daily deal waits for the day's end; no day in the archive was played; the
-#: friends' table has not started, so it has no finished hand.
+#: friends' table has not started, so it has no finished hand; the player sat at no
+#: friends' table, so their history has none of its hands.
 REFUSED = {
     "/api/v1/daily/attempts/{attempt_id}/deals/{number}/record": 409,
     "/api/v1/daily/days/{day}": 404,
     "/daily/{day}": 404,
     "/api/v1/tables/{code}/hands/{number}/record": 404,
+    "/api/v1/me/tables/{table_id}/hands/{number}/record": 404,
 }
 
 
@@ -109,6 +111,7 @@ def test_head_answers_every_get_route_as_get_does_without_a_body(app: FastAPI) -
         "day": "2020-01-01",
         "lang": "de",
         "code": table,
+        "table_id": "e" * 32,
     }
     assert client.put("/api/v1/daily/me/name", json={"name": "Heady"}).status_code == 200
     club = client.post("/api/v1/clubs", json={"name": "Head Club"}).json()
@@ -147,6 +150,7 @@ def test_no_read_by_get_or_head_makes_an_identity(make_app: MakeApp) -> None:
         "club_id": "c" * 32,
         "invitation": "d" * 22,
         "code": "A" * 16,
+        "table_id": "e" * 32,
     }
     for template in get_paths(app):
         path = re.sub(r"{(\w+)}", lambda m: values[m.group(1)], template)

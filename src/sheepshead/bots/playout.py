@@ -6,9 +6,8 @@ beginner, with its noise) asks it over the seat's own table (``table_of``); the
 expert asks it for every seat of every sampled world (``playout``). The seat acts on
 what it would know at the table (its own cards, the cards played, voids shown, the
 sides it can place: ``SimHand.rel``, which reads the play too), never on the other
-hands of the world, so the playouts do not assume that anyone plays with open cards,
-and the standard level's card does not depend on where ``table_of`` puts the cards
-it cannot see.
+hands of the world: no playout assumes open cards, and the standard level's card
+does not depend on where ``table_of`` puts the cards it cannot see.
 """
 
 from __future__ import annotations
@@ -115,8 +114,7 @@ def table_of(view: SeatView) -> SimHand:
 
 
 def partners_of(view: SeatView, world: World) -> frozenset[int]:
-    """The picker's partners in the world: the called card's holder, and the seat on
-    the picker's right where it is a second partner."""
+    """The picker's partners in the world: the called card's holder (and a second)."""
     called, picker = view.called, view.picker
     if picker is None or called is None or view.alone:
         return frozenset()
@@ -172,9 +170,7 @@ def _out(sim: SimHand, me: int) -> int:
 
 
 def _later_mask(sim: SimHand, me: int, out: int) -> int:
-    """The cards this seat cannot place that a seat still to play may hold and play on
-    this trick, the picker's face-down card aside (``knowledge.could_beat``, for every
-    later seat at once): a card ``b`` may be beaten when ``_beaters(b, led)`` meets it."""
+    """What the seats still to play may hold and play on this trick (``could_beat``)."""
     n = sim.n
     called = sim.called
     picker = sim.picker
@@ -404,8 +400,7 @@ def _follow_partner(
     return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
 
 
-#: The tables (by head count) where the picker's side never banks a sure ace or ten
-#: that a cheaper sure card could replace (docs/bots.md: measured at three-handed).
+#: Head counts where the picker's side never banks a sure ace or ten (docs/bots.md).
 _NO_WASTE = frozenset({3})
 
 
@@ -421,8 +416,7 @@ def _follow_for_picker(
         # cost the picker's side 0.09 game points a hand: docs/bots.md.)
         choice = _likely_winner(sim, me, out, wins, points)
         if sim.n in _NO_WASTE and choice & secure & _RICH:
-            # Three-handed, an ace or ten that takes the trick surely is not spent
-            # where a cheaper card takes it as surely (a wasted point card, issue 16).
+            # No wasted point card: a cheaper card takes the trick as surely.
             cheapest = _cheapest_sure(secure)
             if POINTS_AT[cheapest.bit_length() - 1] < POINTS_AT[choice.bit_length() - 1]:
                 return cheapest
