@@ -187,7 +187,8 @@ def play_a_hand_watching_motion(browser: Browser, server: str, motion: str) -> l
         page.goto("/play")
         deal_first(page)
         for _ in range(HAND_LIMIT):
-            if summary_open(page):
+            # Escape below may close the summary it opened at once: "over" ends the hand too.
+            if summary_open(page) or phase(page) == "over":
                 break
             if motion != "reduce" and page.evaluate("window.motion.length > 3"):
                 break

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Page, Request, Route, expect
 
 from browser.helpers import Visitor
 from browser.table import (
@@ -164,6 +164,28 @@ def test_opening_the_daily_page_deals_nothing_until_start(phone: Visitor) -> Non
     expect(page.locator("#daily-intro")).to_be_hidden()
     assert any("/daily/attempts/current" in path for path in asked), asked
     assert phone.errors == []
+
+
+def test_start_waits_until_the_page_knows_there_is_nothing_to_resume(desktop: Visitor) -> None:
+    """A quick press of Start while the page still asks whether there is an attempt to
+    resume once dealt the first deal, and then the late answer put the introduction back
+    over the table. Start is enabled only once that answer is in."""
+    page = desktop.new_page()
+    held: list[Route] = []
+    page.route("**/api/v1/daily/today", lambda route: held.append(route))
+    page.goto("/daily")
+    start = page.get_by_role("button", name="Start today's game")
+    expect(start).to_be_visible()
+    page.wait_for_function("() => document.readyState === 'complete'")
+    expect(start).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    start.click()
+    wait_idle(page)
+    expect(page.locator("#daily-deal")).to_contain_text("Deal 1 of 5")
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#daily-intro")).to_be_hidden()
+    assert desktop.errors == []
 
 
 def test_the_daily_page_offers_to_try_again_after_a_lost_connection(desktop: Visitor) -> None:

@@ -108,9 +108,15 @@ function startCountdown(nextDay) {
 /** The replay last set beside the day's board: asked for once, when it finishes. */
 let compared = null;
 
-/** Before Start: the introduction, and no table (nothing has been dealt). */
+/**
+ * Before Start: the introduction, and no table (nothing has been dealt). The Start button
+ * comes disabled in the page and is enabled only here, once the page knows there is no
+ * attempt to resume: a press before that would race the page's own loading, which could
+ * then put the introduction back over the freshly dealt table.
+ */
 function showIntro(shown) {
   $("daily-intro").hidden = !shown;
+  $("daily-start").disabled = !shown;
   document.body.classList.toggle("daily-before-start", shown);
 }
 
