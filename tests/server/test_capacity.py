@@ -77,6 +77,22 @@ def test_a_request_past_the_limit_gets_503_with_retry_after_at_once(tmp_path: Pa
         # The probes still answer: a busy worker is alive.
         status, _, _ = await call(app, "GET", "/healthz")
         assert status == 200
+        # A page's static files are served all the same: its stylesheet is never refused.
+        prefix = str(app.state.templates.env.globals["static_prefix"])
+        asked = asyncio.Event()
+
+        async def then_connected() -> dict[str, Any]:
+            # A file's reply listens for the client leaving: it stays, until the reply ends.
+            if asked.is_set():
+                await asyncio.Event().wait()
+            asked.set()
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        status, headers, _ = await asyncio.wait_for(
+            call(app, "GET", f"{prefix}/css/site.css", then_connected), timeout=5
+        )
+        assert status == 200
+        assert headers["content-type"].startswith("text/css")
         release.set()
         status, _, _ = await held
         assert status == 201
