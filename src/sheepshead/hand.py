@@ -6,12 +6,14 @@ a hand (``game.Game`` has it). They sit below ``game.py``, so that ``refusals`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from sheepshead.actions import Action, Move
 from sheepshead.cards import Card
 from sheepshead.rules import Result, Rules
+from sheepshead.values import Value
+
+_set = object.__setattr__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -30,13 +32,18 @@ class Phase(StrEnum):
     DONE = "done"
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(Value):
     """A trick: who led, the cards in the order played, and (once complete) who won it."""
 
+    __slots__ = __match_args__ = ("leader", "cards", "winner")
     leader: int
     cards: tuple[Card, ...]
     winner: int
+
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int) -> None:
+        _set(self, "leader", leader)
+        _set(self, "cards", cards)
+        _set(self, "winner", winner)
 
     @property
     def points(self) -> int:
@@ -49,10 +56,20 @@ class Trick:
         return tuple(((self.leader + i) % players, card) for i, card in enumerate(self.cards))
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(Value):
     """The score of a finished hand, as ``sheepshead check`` reports it."""
 
+    __slots__ = __match_args__ = (
+        "picker",
+        "partners",
+        "alone",
+        "leaster",
+        "tricks",
+        "points",
+        "result",
+        "scores",
+        "multiplier",
+    )
     picker: int | None
     partners: tuple[int, ...]
     alone: bool
@@ -64,6 +81,25 @@ class HandResult:
     scores: tuple[int, ...]
     #: Everything the hand's scores were multiplied by (record multiplier, cracks, bump).
     multiplier: int
+
+    def __init__(
+        self,
+        picker: int | None,
+        partners: tuple[int, ...],
+        alone: bool,
+        leaster: bool,
+        tricks: tuple[Trick, ...],
+        points: tuple[int, ...] | None,
+        result: Result,
+        scores: tuple[int, ...],
+        multiplier: int,
+    ) -> None:
+        for name, value in zip(
+            self.__match_args__,
+            (picker, partners, alone, leaster, tricks, points, result, scores, multiplier),
+            strict=True,
+        ):
+            _set(self, name, value)
 
 
 class HandState(Protocol):
