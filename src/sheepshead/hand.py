@@ -94,12 +94,15 @@ class HandResult(Value):
         scores: tuple[int, ...],
         multiplier: int,
     ) -> None:
-        for name, value in zip(
-            self.__match_args__,
-            (picker, partners, alone, leaster, tricks, points, result, scores, multiplier),
-            strict=True,
-        ):
-            _set(self, name, value)
+        _set(self, "picker", picker)
+        _set(self, "partners", partners)
+        _set(self, "alone", alone)
+        _set(self, "leaster", leaster)
+        _set(self, "tricks", tricks)
+        _set(self, "points", points)
+        _set(self, "result", result)
+        _set(self, "scores", scores)
+        _set(self, "multiplier", multiplier)
 
 
 class HandState(Protocol):
