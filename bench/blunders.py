@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
 
 from sheepshead.bots import make_bot
 from sheepshead.bots.arena import Tally, bot_policy, run, summarize, tally_summary
 from sheepshead.rules import PRESETS, Rules
 
 #: Every preset, and the 5-handed table with cracking on.
-TABLES: dict[str, Rules] = {**PRESETS, "cracking": replace(PRESETS["standard"], cracking=True)}
+TABLES: dict[str, Rules] = {**PRESETS, "cracking": PRESETS["standard"].replace(cracking=True)}
 
 BARS = {
     "defender_trump_lead_rate": 0.05,

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import hashlib
 import sys
 import time
@@ -121,7 +120,7 @@ def _random_rules(rng: Rng) -> Rules:
     for name, value in _OPTIONS:
         if rng.below(4) == 0:
             with contextlib.suppress(RulesError):  # an option this head count lacks
-                rules = dataclasses.replace(rules, **{name: value})
+                rules = rules.replace(**{name: value})
     return rules
 
 

@@ -8,10 +8,12 @@ bury in any order. A ``Move`` is an action with its seat, written ``2 pick``.
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass
 from itertools import pairwise
 
 from sheepshead.cards import DECK, Card
+from sheepshead.values import Value
+
+_set = object.__setattr__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -34,47 +36,53 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Pick:
+class Pick(Value):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "pick"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(Value):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
-class Bury:
+class Bury(Value):
     """The cards the picker lays away, kept in byte order of their text."""
 
+    __slots__ = __match_args__ = ("cards",)
     cards: tuple[Card, ...]
 
-    def __post_init__(self) -> None:
-        cards = self.cards
+    def __init__(self, cards: tuple[Card, ...]) -> None:
         if any(a.text > b.text for a, b in pairwise(cards)):
-            object.__setattr__(self, "cards", tuple(sorted(cards, key=lambda c: c.text)))
+            cards = tuple(sorted(cards, key=lambda c: c.text))
+        _set(self, "cards", cards)
 
     @classmethod
     def of_sorted(cls, cards: tuple[Card, ...]) -> Bury:
         """A bury of cards already in text order (the engine lists every bury so)."""
         bury = object.__new__(cls)
-        object.__setattr__(bury, "cards", cards)
+        _set(bury, "cards", cards)
         return bury
 
     def __str__(self) -> str:
         return "bury " + " ".join(c.text for c in self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(Value):
     """Call a card (an ace, a ten, or under the jack-of-diamonds rule JD or JH);
     ``unknown`` is the picker's face-down card of an unknown call."""
 
+    __slots__ = __match_args__ = ("card", "unknown")
     card: Card
-    unknown: Card | None = None
+    unknown: Card | None
+
+    def __init__(self, card: Card, unknown: Card | None = None) -> None:
+        _set(self, "card", card)
+        _set(self, "unknown", unknown)
 
     def __str__(self) -> str:
         if self.unknown is None:
@@ -82,37 +90,56 @@ class Call:
         return f"call {self.card.text} unknown {self.unknown.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Alone:
+class Alone(Value):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "alone"
 
 
-@dataclass(frozen=True, slots=True)
-class Crack:
+class Crack(Value):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "crack"
 
 
-@dataclass(frozen=True, slots=True)
-class NoCrack:
+class NoCrack(Value):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "nocrack"
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(Value):
     """The dealer names the trick (1-based) whose winner takes a leaster's blind."""
 
+    __slots__ = __match_args__ = ("trick",)
     trick: int
+
+    def __init__(self, trick: int) -> None:
+        _set(self, "trick", trick)
 
     def __str__(self) -> str:
         return f"name {self.trick}"
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(Value):
+    __slots__ = __match_args__ = ("card",)
     card: Card
+
+    def __init__(self, card: Card) -> None:
+        _set(self, "card", card)
+
+    # The most compared and hashed action, written out (the same as Value's).
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Play:
+            assert isinstance(other, Play)
+            return self.card == other.card
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.card,))
 
     def __str__(self) -> str:
         return f"play {self.card.text}"

@@ -93,10 +93,14 @@ class Game:
     called_suit: Suit | None
     #: Index of the trick in which the called suit was first led, None before.
     called_led_at: int | None
-    #: The legal actions before the play, once made (None in play: ``_lmask`` has them).
+    #: The legal actions, once made (in play, ``_play`` makes them with the state).
     _legal: tuple[Action, ...] | None
     #: In play, the legal cards' mask (made with ``_legal``); -1 before it is made.
     _lmask: int
+    #: In play, the hand's facts that the play of a card reads, in one tuple (one
+    #: lookup, not seven): head count, picker, and the call's duties in the kernel's
+    #: terms (``_called``, ``_cs``, ``_unk``, ``_ten``). None before it is made.
+    _k: tuple[int, int | None, int, int, int, bool] | None
     #: Every seat's cards now as one int: seat ``s``'s mask is bits ``32 s`` to ``32 s + 31``.
     card_masks: int
     #: ``hands`` once read, with the ``card_masks`` it was read from (a state copies its
@@ -276,9 +280,10 @@ class Game:
         if legal is not None:
             return legal
         if d["phase"] is _PLAYING:
-            # The kernel's legal mask (made with the state), read back in text order.
+            # The kernel's legal mask, read back in text order.
             mask = d["_lmask"]
-            return plays_of(_seat_legal(d) if mask < 0 else mask)
+            legal = d["_legal"] = plays_of(_seat_legal(d) if mask < 0 else mask)
+            return legal
         legal = d["_legal"] = auction.legal(self)
         return legal
 
@@ -392,6 +397,7 @@ _DEALT: dict[str, Any] = {
     "called_led_at": None,
     "_legal": None,
     "_lmask": -1,
+    "_k": None,
     "card_masks": 0,
     "_hands": None,
     "_log": None,
@@ -406,18 +412,27 @@ _DEALT: dict[str, Any] = {
 }
 
 
+def _facts(d: dict[str, Any]) -> tuple[int, int | None, int, int, int, bool]:
+    """The state's ``_k``: the hand's facts the play reads (fixed once the play starts)."""
+    k = d["_k"]
+    if k is None:
+        k = d["_k"] = (d["players"], d["picker"], d["_called"], d["_cs"], d["_unk"], d["_ten"])
+    return k  # type: ignore[no-any-return]
+
+
 def _seat_legal(d: dict[str, Any]) -> int:
     """The legal cards' mask of the seat to act in play, from a state's fields; kept
     in the state (a state made by ``_play`` has it already)."""
     seat = d["turn"]
+    _, picker, called, cs, unk, ten = _facts(d)
     mask: int = _legal_mask(
         d["card_masks"] >> (seat << 5) & _FULL,
         d["_led"],
-        seat == d["picker"],
-        d["_called"],
-        d["_cs"],
-        d["_unk"],
-        d["_ten"],
+        seat == picker,
+        called,
+        cs,
+        unk,
+        ten,
         d["_called_led"],
         len(d["tricks"]),
     )
@@ -427,8 +442,10 @@ def _seat_legal(d: dict[str, Any]) -> int:
 
 def _play(d: dict[str, Any], seat: int, action: Play) -> Game:
     """The state after ``seat`` plays a legal card: the hot path of every hand. It makes
-    the next seat's legal mask too (``apply`` reads it, so it is always wanted)."""
+    the next seat's legal mask and actions too (``apply`` and ``legal_actions`` read
+    them, so they are always wanted)."""
     state = d.copy()
+    n, picker, called, cs, unk, ten = d["_k"]  # made when the mask was (``_seat_legal``)
     card = action.card
     bit = card.bit
     masks = state["card_masks"] = d["card_masks"] ^ bit << (seat << 5)
@@ -436,33 +453,27 @@ def _play(d: dict[str, Any], seat: int, action: Play) -> Game:
     cards = d["trick_cards"]
     called_led = d["_called_led"]
     if not cards:
-        led = state["_led"] = _suit_of(bit, d["_unk"], d["_cs"])
-        if led == d["_cs"] and called_led < 0:
-            called_led = state["_called_led"] = state["called_led_at"] = len(d["tricks"])
-        state["trick_cards"] = (card,)
-        turn = state["turn"] = (seat + 1) % d["players"]
+        led = state["_led"] = _suit_of(bit, unk, cs)
         done = len(d["tricks"])
-    elif len(cards) + 1 < d["players"]:
+        if led == cs and called_led < 0:
+            called_led = state["_called_led"] = state["called_led_at"] = done
+        state["trick_cards"] = (card,)
+        turn = state["turn"] = (seat + 1) % n
+    elif len(cards) + 1 < n:
         led = d["_led"]
         state["trick_cards"] = (*cards, card)
-        turn = state["turn"] = (seat + 1) % d["players"]
+        turn = state["turn"] = (seat + 1) % n
         done = len(d["tricks"])
     else:
         turn = _take_trick(d, state, (*cards, card))
         led = -1
         done = len(state["tricks"])
     if turn >= 0:
-        state["_lmask"] = _legal_mask(
-            masks >> (turn << 5) & _FULL,
-            led,
-            turn == d["picker"],
-            d["_called"],
-            d["_cs"],
-            d["_unk"],
-            d["_ten"],
-            called_led,
-            done,
+        hand = masks >> (turn << 5) & _FULL
+        lmask = state["_lmask"] = _legal_mask(
+            hand, led, turn == picker, called, cs, unk, ten, called_led, done
         )
+        state["_legal"] = plays_of(lmask)
     new = _new(Game)
     _set(new, "__dict__", state)
     return new
@@ -487,6 +498,7 @@ def _take_trick(d: dict[str, Any], state: dict[str, Any], cards: tuple[Card, ...
         state["turn"] = None
         state["is_done"] = True
         state["_lmask"] = 0
+        state["_legal"] = ()
         return -1
     state["turn"] = winner
     return winner

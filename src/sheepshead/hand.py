@@ -6,12 +6,14 @@ a hand (``game.Game`` has it). They sit below ``game.py``, so that ``refusals`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from sheepshead.actions import Action, Move
 from sheepshead.cards import Card
 from sheepshead.rules import Result, Rules
+from sheepshead.values import Value
+
+_set = object.__setattr__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -30,13 +32,18 @@ class Phase(StrEnum):
     DONE = "done"
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(Value):
     """A trick: who led, the cards in the order played, and (once complete) who won it."""
 
+    __slots__ = __match_args__ = ("leader", "cards", "winner")
     leader: int
     cards: tuple[Card, ...]
     winner: int
+
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int) -> None:
+        _set(self, "leader", leader)
+        _set(self, "cards", cards)
+        _set(self, "winner", winner)
 
     @property
     def points(self) -> int:
@@ -49,10 +56,20 @@ class Trick:
         return tuple(((self.leader + i) % players, card) for i, card in enumerate(self.cards))
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(Value):
     """The score of a finished hand, as ``sheepshead check`` reports it."""
 
+    __slots__ = __match_args__ = (
+        "picker",
+        "partners",
+        "alone",
+        "leaster",
+        "tricks",
+        "points",
+        "result",
+        "scores",
+        "multiplier",
+    )
     picker: int | None
     partners: tuple[int, ...]
     alone: bool
@@ -64,6 +81,28 @@ class HandResult:
     scores: tuple[int, ...]
     #: Everything the hand's scores were multiplied by (record multiplier, cracks, bump).
     multiplier: int
+
+    def __init__(
+        self,
+        picker: int | None,
+        partners: tuple[int, ...],
+        alone: bool,
+        leaster: bool,
+        tricks: tuple[Trick, ...],
+        points: tuple[int, ...] | None,
+        result: Result,
+        scores: tuple[int, ...],
+        multiplier: int,
+    ) -> None:
+        _set(self, "picker", picker)
+        _set(self, "partners", partners)
+        _set(self, "alone", alone)
+        _set(self, "leaster", leaster)
+        _set(self, "tricks", tricks)
+        _set(self, "points", points)
+        _set(self, "result", result)
+        _set(self, "scores", scores)
+        _set(self, "multiplier", multiplier)
 
 
 class HandState(Protocol):

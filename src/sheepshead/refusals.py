@@ -15,7 +15,6 @@ This module sits below ``game.py``: it reads a hand's public state as a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from sheepshead import kernel
 from sheepshead.actions import (
@@ -36,6 +35,7 @@ from sheepshead.hand import HandState
 from sheepshead.phrases import ENGINE_REFUSALS
 from sheepshead.phrases import english as phrase
 from sheepshead.rules import PartnerRule
+from sheepshead.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -44,13 +44,18 @@ if TYPE_CHECKING:
 _JD = Card(Rank.JACK, Suit.DIAMONDS)
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(Value):
     """Why an action is refused: a code (see ``docs/api.md``) and its parameters
     (seats and counts as numbers, cards as text, suits as a letter or "trump")."""
 
+    __slots__ = __match_args__ = ("code", "params")
     code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any]
+
+    def __init__(self, code: str, params: Mapping[str, Any] | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        # A fresh dict for each refusal without parameters (as a default factory gives).
+        object.__setattr__(self, "params", {} if params is None else params)
 
     def __str__(self) -> str:
         return english(self.code, self.params)

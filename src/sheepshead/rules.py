@@ -9,10 +9,10 @@ combinations outside the deal table with a message that says which.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from sheepshead.phrases import N_
+from sheepshead.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -91,26 +91,82 @@ PARTNER_PLAYERS: dict[PartnerRule, tuple[int, ...]] = {
 SECOND_PARTNER: tuple[int, PartnerRule] = (6, PartnerRule.JACK_OF_DIAMONDS)
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """Every option of the rule sheet. ``Rules()`` is ``standard``."""
+class Rules(Value):
+    """Every option of the rule sheet. ``Rules()`` is ``standard``.
 
-    players: int = 5
-    #: None means "the default for ``players``" and is resolved on construction.
-    partner: PartnerRule = None  # type: ignore[assignment]
-    call_unknown: bool = True
-    call_ten: bool = True
-    alone: bool = True
-    jd_picker_holds: JdPickerHolds = JdPickerHolds.ALONE
-    second_partner: bool = False
-    nobody_picks: NobodyPicks = NobodyPicks.LEASTER
-    leaster_blind: LeasterBlind = LeasterBlind.LAST_TRICK
-    leaster_needs_trick: bool = True
-    double_on_the_bump: bool = True
-    forced_pick_bump: bool = True
-    cracking: bool = False
+    A frozen value (``values.Value``); ``RULE_FIELDS`` names its fields in order,
+    and ``replace`` gives a copy with some changed."""
 
-    def __post_init__(self) -> None:
+    __slots__ = __match_args__ = (
+        "players",
+        "partner",
+        "call_unknown",
+        "call_ten",
+        "alone",
+        "jd_picker_holds",
+        "second_partner",
+        "nobody_picks",
+        "leaster_blind",
+        "leaster_needs_trick",
+        "double_on_the_bump",
+        "forced_pick_bump",
+        "cracking",
+    )
+    players: int
+    #: None on construction means "the default for ``players``" (resolved there).
+    partner: PartnerRule
+    call_unknown: bool
+    call_ten: bool
+    alone: bool
+    jd_picker_holds: JdPickerHolds
+    second_partner: bool
+    nobody_picks: NobodyPicks
+    leaster_blind: LeasterBlind
+    leaster_needs_trick: bool
+    double_on_the_bump: bool
+    forced_pick_bump: bool
+    cracking: bool
+
+    def __init__(
+        self,
+        players: int = 5,
+        partner: PartnerRule | None = None,
+        call_unknown: bool = True,
+        call_ten: bool = True,
+        alone: bool = True,
+        jd_picker_holds: JdPickerHolds = JdPickerHolds.ALONE,
+        second_partner: bool = False,
+        nobody_picks: NobodyPicks = NobodyPicks.LEASTER,
+        leaster_blind: LeasterBlind = LeasterBlind.LAST_TRICK,
+        leaster_needs_trick: bool = True,
+        double_on_the_bump: bool = True,
+        forced_pick_bump: bool = True,
+        cracking: bool = False,
+    ) -> None:
+        values = (
+            players,
+            partner,
+            call_unknown,
+            call_ten,
+            alone,
+            jd_picker_holds,
+            second_partner,
+            nobody_picks,
+            leaster_blind,
+            leaster_needs_trick,
+            double_on_the_bump,
+            forced_pick_bump,
+            cracking,
+        )
+        for name, value in zip(self.__match_args__, values, strict=True):
+            object.__setattr__(self, name, value)
+        self._check()
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with the named fields changed (checked as a new ``Rules`` is)."""
+        return Rules(**{**{name: getattr(self, name) for name in self.__match_args__}, **changes})
+
+    def _check(self) -> None:
         if type(self.players) is not int or self.players not in DEAL_TABLE:
             raise RulesError(f"players must be 3, 4, 5 or 6, not {self.players!r}")
         if self.partner is None:
@@ -159,7 +215,7 @@ class Rules:
         """Read a record's ``rules`` object: only the fields that differ from the defaults."""
         if not isinstance(data, Mapping):
             raise RulesError("rules must be a JSON object")
-        known = {f.name for f in fields(cls)}
+        known = set(RULE_FIELDS)
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"unknown rules field: {unknown[0]}")
@@ -171,14 +227,17 @@ class Rules:
         default = Rules(players=self.players)
         if self.players != 5:
             out["players"] = self.players
-        for f in fields(self):
-            if f.name == "players":
+        for name in RULE_FIELDS:
+            if name == "players":
                 continue
-            value = getattr(self, f.name)
-            if value != getattr(default, f.name):
-                out[f.name] = value.value if isinstance(value, StrEnum) else value
+            value = getattr(self, name)
+            if value != getattr(default, name):
+                out[name] = value.value if isinstance(value, StrEnum) else value
         return out
 
+
+#: The fields of ``Rules``, in order (a record's ``rules`` object names these).
+RULE_FIELDS: tuple[str, ...] = Rules.__match_args__
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "partner": PartnerRule,
@@ -274,8 +333,8 @@ CHOICE_TITLES: dict[str, dict[str, str]] = {
 def full_record(rules: Rules) -> dict[str, Any]:
     """Every field of ``rules`` as JSON, defaults included (``to_record`` leaves them out)."""
     return {
-        f.name: value.value if isinstance(value := getattr(rules, f.name), StrEnum) else value
-        for f in fields(rules)
+        name: value.value if isinstance(value := getattr(rules, name), StrEnum) else value
+        for name in RULE_FIELDS
     }
 
 

@@ -5,7 +5,6 @@ calls with duties their chance, random bidding, and a random point in the play."
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -57,7 +56,7 @@ def random_rules(preset: str, rnd: random.Random) -> Rules:
     for name, values in OPTIONS.items():
         if rnd.random() < 0.3:
             with contextlib.suppress(RulesError):  # an option this head count lacks
-                rules = dataclasses.replace(rules, **{name: rnd.choice(values)})
+                rules = rules.replace(**{name: rnd.choice(values)})
     return rules
 
 

@@ -7,7 +7,6 @@ fails it."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -222,7 +221,7 @@ def test_worlds_after_an_unknown_call(rnd: random.Random) -> None:
 
 def test_a_seat_that_cracked_is_not_the_partner() -> None:
     # Seats 3 and 0 crack; the partner may not, so the called ace is with seat 4.
-    rules = dataclasses.replace(PRESETS["standard"], cracking=True)
+    rules = PRESETS["standard"].replace(cracking=True)
     moves = ["1 pass", "2 pick", "2 bury 9D KC", "2 call AH", "3 crack", "4 nocrack", "0 crack"]
     game = _hand(rules, CALLED_HAND, "KC 9D", moves)
     sampler = Sampler(game.view(1))
