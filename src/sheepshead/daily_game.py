@@ -136,6 +136,42 @@ def expert_points(
     return points
 
 
+#: Who plays the player's seat in ``expert_in_seat``.
+EXPERT = "expert"
+
+
+def expert_seed(game: Game) -> int:
+    """The expert's seed for a deal: from the deal itself (dealer, hands and blind), so
+    that anyone holding the deal's record gets the same game."""
+    text = "|".join(
+        [str(game.dealer), *(" ".join(c.text for c in h) for h in game.dealt), "blind"]
+        + [c.text for c in game.blind]
+    )
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big") >> 1
+
+
+def expert_in_seat(
+    dealt: Game, seat: int, level: str, bot_seed: int, version: str | None = None
+) -> int:
+    """The game points the expert scores in ``seat`` from the deal ``dealt`` (before any
+    action), the other seats played by the ``level`` computer players of ``version`` with
+    their ``bot_seed``, as the player met them; the expert of the same version of play,
+    seeded from the deal (``expert_seed``). Deterministic."""
+    seed = expert_seed(dealt)
+    game = dealt
+    while not game.is_done:
+        turn = game.turn
+        assert turn is not None
+        view = game.view(turn)
+        if turn == seat:
+            game = game.apply(bots.decide(EXPERT, view, seed=seed, version=version))
+        else:
+            game = game.apply(bots.decide(level, view, seed=bot_seed, version=version))
+    result = game.result()
+    assert result is not None
+    return result.scores[seat]
+
+
 @dataclass(frozen=True, slots=True)
 class RevealedDeal:
     """One deal as anyone can re-derive it once the day's seed is out."""

@@ -356,7 +356,9 @@ def test_the_fall_back_day_and_the_percentile_against_the_board(app: FastAPI, cl
     assert all(h["links"] == {"review": None, "record": None} for h in today)
     clock.now = daily.day_end(date(2025, 11, 3)) + timedelta(minutes=1)
     opened = [h for h in hands(ann)["hands"] if h["date"] == "2025-11-03"]
-    assert all(h["links"]["review"] == "/daily/2025-11-03" for h in opened)
+    assert all(
+        h["links"]["review"] == f"/daily/2025-11-03/deals/{h['number']}/review" for h in opened
+    )
     ok(ann.get(opened[0]["links"]["record"]))
 
 

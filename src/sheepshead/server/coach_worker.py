@@ -15,7 +15,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from sheepshead import coach
+from sheepshead import coach, daily_game
+from sheepshead.record import start_of
 from sheepshead.store.coach import CoachStore, Job
 
 log = logging.getLogger("sheepshead.coach")
@@ -54,6 +55,7 @@ def run_job(store: CoachStore, job: Job, worker: str) -> bool:
                 raise _Lost(job.id)
 
         judged = coach.review(job.record, job.seat, progress=step)
+        expert = None if job.expert is None else expert_json(job.record, job.seat, job.expert)
     except _Lost:
         log.warning("coach job %s was taken over by another worker", job.id)
         return False
@@ -61,8 +63,17 @@ def run_job(store: CoachStore, job: Job, worker: str) -> bool:
         log.exception("coach job %s cannot be judged", job.id)
         store.finish(job.id, worker, None)
         return False
-    store.finish(job.id, worker, [decision_json(j) for j in judged])
+    store.finish(job.id, worker, [decision_json(j) for j in judged], expert)
     return True
+
+
+def expert_json(record: dict[str, Any], seat: int, expert: dict[str, Any]) -> dict[str, Any]:
+    """A daily deal's job's ``expert`` with its ``points``: what the expert scores in the
+    seat from the record's deal, meeting the computer players the job names."""
+    points = daily_game.expert_in_seat(
+        start_of(record), seat, expert["level"], int(expert["bot_seed"]), expert["version"]
+    )
+    return {**expert, "points": points}
 
 
 class _Lost(Exception):

@@ -132,8 +132,14 @@ def start_replay(
 
 
 @router.get("/daily/{day}", response_class=HTMLResponse, include_in_schema=False)
-def archive_page(request: Request, day: str, svc: DailyDep, at: NowDep) -> Response:
-    """A past day's page: replay it and compare. Today's goes to /daily."""
+def archive_page(
+    request: Request, day: str, player: KnownPlayerDep, svc: DailyDep, at: NowDep
+) -> Response:
+    """A past day's page: replay it and compare; the coach's review of each of the
+    player's five ranked deals. Today's goes to /daily."""
+    # Here, not at the top: daily_review builds on this module's ``_past_day``.
+    from sheepshead.server.daily_review import deal_lines, ranked_attempt
+
     try:
         wanted = date.fromisoformat(day)
     except ValueError:
@@ -152,6 +158,7 @@ def archive_page(request: Request, day: str, svc: DailyDep, at: NowDep) -> Respo
             "seed": svc.seed(row.day).hex(),
             "bot_version": row.bot_version,
             "field": row.field,
+            "reviews": deal_lines(request, svc, ranked_attempt(svc, player, row.day)),
         },
     )
     response.headers["cache-control"] = "no-cache"

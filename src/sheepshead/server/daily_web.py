@@ -22,6 +22,7 @@ from sheepshead import daily_game
 from sheepshead.server.daily_archive import router as archive_router
 from sheepshead.server.daily_play import API, BOARD_SIZE, _refresh
 from sheepshead.server.daily_play import router as attempts_router
+from sheepshead.server.daily_review import router as review_router
 from sheepshead.server.daily_service import Daily, DailyDep, NowDep
 from sheepshead.server.identity import KnownPlayerDep
 from sheepshead.server.pages import fingerprint_matches
@@ -35,6 +36,7 @@ router = APIRouter(tags=["daily"])
 router.include_router(attempts_router)
 router.include_router(archive_router)
 router.include_router(players_router)
+router.include_router(review_router)
 
 
 def _answers(code: int, description: str) -> dict[int | str, dict[str, Any]]:

@@ -158,8 +158,12 @@ def _links(line: HistoryLine, at: datetime) -> dict[str, str | None]:
     if not daily.is_over(line.day, at):
         # Today's deals stay sealed: no other seat's cards before the day is over.
         return {"review": None, "record": None}
+    # A ranked deal: the coach's review of it (daily_review.py); a replay: the day's page.
+    review = f"/daily/{line.day.isoformat()}"
+    if line.kind == "daily":
+        review = f"{review}/deals/{line.number}/review"
     return {
-        "review": f"/daily/{line.day.isoformat()}",
+        "review": review,
         "record": f"/api/v1/daily/attempts/{line.source}/deals/{line.number}/record",
     }
 

@@ -38,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from sheepshead.store.daily_models import DailyAttempt
 from sheepshead.store.games import new_id
 from sheepshead.store.models import Base
 
@@ -52,7 +53,14 @@ class CoachJob(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"))
+    #: The free-play game the hand is of; None for a daily attempt's deal.
+    game_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=True
+    )
+    #: The daily attempt the deal is of (reviewed once its day is over); else None.
+    attempt_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey(DailyAttempt.id, ondelete="CASCADE"), nullable=True
+    )
     hand_number: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     #: The finished hand's record (hand-record.md).
@@ -63,6 +71,9 @@ class CoachJob(Base):
     progress: Mapped[int] = mapped_column(Integer)
     total: Mapped[int] = mapped_column(Integer)
     result: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    #: A daily deal's: the computer players the expert in the seat meets (``level``,
+    #: ``version``, ``bot_seed``) and, once done, its game points (``points``).
+    expert: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -70,6 +81,9 @@ class CoachJob(Base):
 
     __table_args__ = (
         UniqueConstraint("game_id", "hand_number", "seat", name="uq_coach_jobs_hand_seat"),
+        UniqueConstraint(
+            "attempt_id", "hand_number", "seat", name="uq_coach_jobs_attempt_hand_seat"
+        ),
         Index("ix_coach_jobs_status_created", "status", "created_at"),
     )
 
@@ -89,7 +103,8 @@ class CoachHint(Base):
 @dataclass(frozen=True, slots=True)
 class Job:
     id: str
-    game_id: str
+    #: The free-play game, or None for a daily attempt's deal (``attempt_id``).
+    game_id: str | None
     hand_number: int
     seat: int
     record: dict[str, Any]
@@ -97,6 +112,8 @@ class Job:
     progress: int
     total: int
     result: list[dict[str, Any]] | None
+    attempt_id: str | None = None
+    expert: dict[str, Any] | None = None
 
 
 def _now() -> datetime:
@@ -114,6 +131,8 @@ def _job(row: Any) -> Job:
         row.progress,
         row.total,
         None if row.result is None else list(row.result),
+        row.attempt_id,
+        None if row.expert is None else dict(row.expert),
     )
 
 
@@ -126,9 +145,51 @@ class CoachStore:
         self, player_id: str, game_id: str, hand_number: int, seat: int, record: dict[str, Any]
     ) -> Job:
         """The hand's review job, queued now unless it exists already."""
-        found = self.find(player_id, game_id, hand_number, seat)
-        if found is not None:
-            return found
+        return self._enqueue(player_id, {"game_id": game_id}, hand_number, seat, record)
+
+    def enqueue_deal(
+        self,
+        player_id: str,
+        attempt_id: str,
+        number: int,
+        seat: int,
+        record: dict[str, Any],
+        expert: dict[str, Any] | None,
+    ) -> Job:
+        """A daily attempt's deal's review job (with ``expert``: the computer players the
+        expert in the seat meets, None for no expert's result), queued now unless it
+        exists already."""
+        subject = {"attempt_id": attempt_id, "expert": expert}
+        return self._enqueue(player_id, subject, number, seat, record)
+
+    def find_deal(self, player_id: str, attempt_id: str, number: int, seat: int) -> Job | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(CoachJob).where(
+                    CoachJob.player_id == player_id,
+                    CoachJob.attempt_id == attempt_id,
+                    CoachJob.hand_number == number,
+                    CoachJob.seat == seat,
+                )
+            ).first()
+        return None if row is None else _job(row)
+
+    def _enqueue(
+        self,
+        player_id: str,
+        subject: dict[str, Any],
+        hand_number: int,
+        seat: int,
+        record: dict[str, Any],
+    ) -> Job:
+        def found() -> Job | None:
+            if "game_id" in subject:
+                return self.find(player_id, subject["game_id"], hand_number, seat)
+            return self.find_deal(player_id, subject["attempt_id"], hand_number, seat)
+
+        job = found()
+        if job is not None:
+            return job
         now = _now()
         try:
             with self.engine.begin() as conn:
@@ -136,7 +197,7 @@ class CoachStore:
                     insert(CoachJob).values(
                         id=new_id(),
                         player_id=player_id,
-                        game_id=game_id,
+                        **subject,
                         hand_number=hand_number,
                         seat=seat,
                         record=record,
@@ -149,7 +210,7 @@ class CoachStore:
                 )
         except IntegrityError:
             pass  # a second request queued it first
-        job = self.find(player_id, game_id, hand_number, seat)
+        job = found()
         assert job is not None
         return job
 
@@ -205,8 +266,16 @@ class CoachStore:
             )
         return moved.rowcount == 1
 
-    def finish(self, job_id: str, worker: str, result: list[dict[str, Any]] | None) -> None:
-        """Store the result (None: the job failed, and will not be retried)."""
+    def finish(
+        self,
+        job_id: str,
+        worker: str,
+        result: list[dict[str, Any]] | None,
+        expert: dict[str, Any] | None = None,
+    ) -> None:
+        """Store the result (None: the job failed, and will not be retried), and a daily
+        deal's ``expert`` with its points."""
+        values: dict[str, Any] = {} if expert is None else {"expert": expert}
         with self.engine.begin() as conn:
             conn.execute(
                 update(CoachJob)
@@ -216,6 +285,7 @@ class CoachStore:
                     result=result,
                     lease_until=None,
                     updated_at=_now(),
+                    **values,
                 )
             )
 

@@ -9,7 +9,8 @@ import { actionWords, labelWords } from "./coach_words.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("review");
-const path = `/games/${encodeURIComponent(root.dataset.game)}/hands/${encodeURIComponent(root.dataset.hand)}/review`;
+// The review's path under /api/v1: a free-play hand's, or a past daily deal's.
+const path = root.dataset.api;
 const POLL_MS = 700;
 
 function points(x) {
@@ -69,6 +70,17 @@ function showDecisions(decisions) {
   }
 }
 
+// A daily deal's review: your game points beside the expert's in your seat.
+function showExpert(r) {
+  const box = $("review-expert");
+  if (!box || !r.expert || r.expert.points === null) return;
+  box.textContent = t("You scored {mine} game points on this deal; the expert in your seat would have scored {expert}.", {
+    mine: num(r.points),
+    expert: num(r.expert.points),
+  });
+  box.hidden = false;
+}
+
 async function poll(first) {
   const reply = first ? await request("POST", path) : await request("GET", path);
   if (reply.kind !== "ok") {
@@ -81,6 +93,7 @@ async function poll(first) {
   bar.value = r.progress;
   if (r.status === "done") {
     bar.value = bar.max;
+    showExpert(r);
     $("review-status").textContent = t("The review is ready: {n} decisions.", { n: num(r.decisions.length) });
     showDecisions(r.decisions);
     return;
