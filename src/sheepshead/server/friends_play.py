@@ -200,16 +200,18 @@ class Friends:
         seat: int,
         version: int,
         names: list[str] | None = None,
+        every: Sequence[Event] | None = None,
     ) -> list[dict[str, Any]]:
         """The events ``seat`` has not seen since ``version``, as it may see them:
-        [] when the current hand began after it (the state then says it all)."""
+        [] when the current hand began after it (the state then says it all).
+        ``every``: the hand's events, when the caller made them once for every seat."""
         if table is None or version >= table.version:
             return []
         game = table.game
         hand_start = table.version - len(game.moves)
         if version < hand_start:
             return []
-        every = hand_events(game)
+        every = hand_events(game) if every is None else every
         seen = _events_of_moves(every, version - hand_start)
         names = self.names_of(stored) if names is None else names
         return seat_events(every[seen:], seat, game, names)
@@ -365,7 +367,8 @@ class Friends:
                 raise Refusal(422, exc.reason, "bad-action") from None
             write.set(acted_at=now())
             self._save(write, table, turn)
-        return self._after(write, turn), turn
+            step = self._after(write, turn)
+        return step, turn
 
     def next_hand(self, code: str, player: str, version: int) -> tuple[Step, Turn]:
         with self._write(code) as write:
@@ -380,7 +383,8 @@ class Friends:
                 raise self._conflict(stored, table, seat, exc) from None
             write.set(acted_at=now())
             self._save(write, table, turn, added=True)
-        return self._after(write, turn), turn
+            step = self._after(write, turn)
+        return step, turn
 
     def say(self, code: str, player: str, key: str) -> None:
         """A fixed message: in the lobby and between hands only."""
@@ -497,9 +501,12 @@ class Friends:
         return Refusal(status, exc.reason, exc.code, exc.params, self.state(stored, seat, table))
 
     def _after(self, write: Write, turn: Turn) -> Step:
-        """The step a committed write made, from memory (no second read)."""
+        """The step this write makes, from memory (no second read): the reply's, and
+        what this process's own sockets at the table are sent once it commits."""
         stored = write.after()
-        return Step(stored, replace(turn.table, humans=_humans(stored, now())))
+        step = Step(stored, replace(turn.table, humans=_humans(stored, now())))
+        write.local = step
+        return step
 
     def after(self, code: str) -> Step:
         stored = self.load(code)
