@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from server.test_postgres import postgres_url, settings  # noqa: F401  (fixtures
 from sheepshead.server import Settings, create_app
 from sheepshead.server.friends_play import Step
 from sheepshead.server.live import READ, Wake, _merge
+from sheepshead.store.friends import now
 
 pytestmark = pytest.mark.postgres
 
@@ -127,3 +129,27 @@ def test_wake_ups_waiting_merge_into_one_that_covers_both() -> None:
     assert _merge(Wake(5, later), Wake(4)).step is later
     # ... but a newer NOTIFY than the table in memory is read from the database.
     assert _merge(Wake(5, later), Wake(6)) == Wake(6)
+
+
+def test_one_statement_renews_every_socket_of_a_process(
+    apps: tuple[FastAPI, FastAPI],
+) -> None:
+    one, _ = apps
+    host, guest = person(one, "Marta"), person(one, "Oskar")
+    codes = [host.post(API, json={"rules": {"players": 3}}).json()["code"] for _ in range(2)]
+    assert guest.post(f"{API}/{codes[0]}/seats").status_code == 200
+    store, hub = one.state.friends.store, one.state.hub
+    with (
+        host.websocket_connect(f"{API}/{codes[0]}/live") as a,
+        host.websocket_connect(f"{API}/{codes[1]}/live") as b,
+    ):
+        a.receive_json()
+        b.receive_json()
+        sockets = hub._sockets()
+        assert len(sockets) == 2  # the host's two sockets; the guest has none
+        until = now() + timedelta(hours=2)
+        store.renew(sockets, until)
+        first, second = (store.load(code) for code in codes)
+        assert first.seats[0].live_until == until
+        assert second.seats[0].live_until == until
+        assert first.seats[1].live_until != until  # the guest's seat: no socket here

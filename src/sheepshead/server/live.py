@@ -63,7 +63,7 @@ MAX_MESSAGE = 1024
 RATE, BURST = 5.0, 20
 #: A socket's queue of unsent messages; past it the queue is dropped for one resync.
 QUEUE = 16
-#: How often an open socket renews its seat's presence.
+#: How often the open sockets renew their seats' presence (one statement a process).
 RENEW_SECONDS = 10.0
 
 
@@ -283,11 +283,16 @@ class Hub:
 
     async def _tick(self) -> None:
         """Every ``friends_tick_seconds``: the due tables, each claimed and handled (in
-        the thread pool: the store's calls block)."""
+        the thread pool: the store's calls block); every ``RENEW_SECONDS``, first the
+        presence of every seat with a socket here, in one statement."""
         failing = False
+        renewed = time.monotonic()
         while True:
             await asyncio.sleep(self.settings.friends_tick_seconds)
             try:
+                if time.monotonic() - renewed >= RENEW_SECONDS:
+                    renewed = time.monotonic()
+                    await run_in_threadpool(self._renew, self._sockets())
                 await run_in_threadpool(self._tick_once)
             except Exception as exc:
                 if not failing:  # said once per run of failures, not every second
@@ -295,6 +300,15 @@ class Hub:
                 failing = True
             else:
                 failing = False
+
+    def _sockets(self) -> list[tuple[str, str]]:
+        """On the loop: (table id, player) of every open socket here."""
+        return sorted({(c.table_id, c.player) for conns in self.conns.values() for c in conns})
+
+    def _renew(self, sockets: list[tuple[str, str]]) -> None:
+        """The sockets' sign of life: their seats there for ``LIVE_SECONDS`` more (a
+        killed process renews nothing, so its people count as away after that)."""
+        self.friends.store.renew(sockets, now() + timedelta(seconds=LIVE_SECONDS))
 
     def _tick_once(self) -> None:
         friends = self.friends
@@ -409,26 +423,16 @@ async def live(socket: WebSocket, code: str) -> None:
 
 async def _serve(hub: Hub, conn: Conn) -> None:
     sender = asyncio.ensure_future(_send(conn))
-    renew = asyncio.ensure_future(_renew(hub, conn))
     try:
         await _receive(hub, conn)
     finally:
         sender.cancel()
-        renew.cancel()
 
 
 async def _send(conn: Conn) -> None:
     while True:
         message = await conn.queue.get()
         await conn.socket.send_text(json.dumps(message, separators=(",", ":")))
-
-
-async def _renew(hub: Hub, conn: Conn) -> None:
-    store = hub.friends.store
-    while True:
-        await asyncio.sleep(RENEW_SECONDS)
-        until = now() + timedelta(seconds=LIVE_SECONDS)
-        await run_in_threadpool(store.renew, conn.table_id, conn.player, until)
 
 
 async def _receive(hub: Hub, conn: Conn) -> None:

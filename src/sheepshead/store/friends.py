@@ -37,6 +37,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -530,13 +531,16 @@ class FriendsStore:
             write.finish()
             self._notify(conn, table.id, table.stamp + 1)
 
-    def renew(self, table_id: str, player_id: str, until: datetime) -> None:
-        """An open socket's sign of life: its person's seat there until ``until`` (one
-        statement; no wake-up: nothing anyone sees changed)."""
+    def renew(self, sockets: Sequence[tuple[str, str]], until: datetime) -> None:
+        """Open sockets' sign of life, ``(table id, player)`` each: their people's seats
+        there until ``until`` (one statement for them all; no wake-up: nothing anyone
+        sees changed)."""
+        if not sockets:
+            return
         with self.engine.begin() as conn:
             conn.execute(
                 update(FriendSeatRow)
-                .where(FriendSeatRow.table_id == table_id, FriendSeatRow.player_id == player_id)
+                .where(tuple_(FriendSeatRow.table_id, FriendSeatRow.player_id).in_(sockets))
                 .values(live_until=until)
             )
 
