@@ -78,8 +78,14 @@ class Poster:
         self.host, self.port = host, int(port)
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self.used = 0.0
+        #: One request at a time on the connection (a person may post twice at once).
+        self.lock = asyncio.Lock()
 
     async def post(self, path: str, body: dict[str, Any], cookie: str) -> tuple[int, bytes]:
+        async with self.lock:
+            return await self._post(path, body, cookie)
+
+    async def _post(self, path: str, body: dict[str, Any], cookie: str) -> tuple[int, bytes]:
         data = json.dumps(body).encode()
         head = (
             f"POST {path} HTTP/1.1\r\nhost: {self.host}:{self.port}\r\n"
