@@ -35,7 +35,7 @@ sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
 import httpx  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
-from servers import ServerProcess, migrate_database, postgres_database  # noqa: E402  (bench/servers.py)
+from servers import TLS, ServerProcess, migrate_database, postgres_database  # noqa: E402  (bench/servers.py)
 
 API = "/api/v1/tables"
 COOKIE = "sheepshead_player"
@@ -125,7 +125,8 @@ class Person:
         self.name = name
         # Closed by us after 4 s idle, before uvicorn closes it at 5 s (as load.py does).
         limits = httpx.Limits(keepalive_expiry=4.0)
-        self.http = httpx.AsyncClient(base_url=base, timeout=30, limits=limits)
+        # One TLS context for all (servers.TLS): each client would build its own.
+        self.http = httpx.AsyncClient(base_url=base, timeout=30, limits=limits, verify=TLS)
         self.poster = Poster(base)
         self.figures = figures
         self.think = think
