@@ -28,10 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-from websockets.asyncio.client import ClientConnection, connect
+# httpcore asks for sniffio on every request; absent, each ask searches sys.path for
+# it again (a tenth of this client's CPU): say at once that it is not there.
+sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
 
-from servers import ServerProcess, migrate_database, postgres_database  # bench/servers.py
+import httpx  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+
+from servers import TLS, ServerProcess, migrate_database, postgres_database  # noqa: E402  (bench/servers.py)
 
 API = "/api/v1/tables"
 COOKIE = "sheepshead_player"
@@ -61,13 +65,69 @@ class Table:
     waiting: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
 
 
+class Poster:
+    """The actions' POSTs over one kept-alive HTTP/1.1 connection, written and read by
+    hand: the scripted people share the machine's two cores with the server, and
+    httpx's own work per request (most of this client's CPU) would be counted in the
+    server's latency. The request is what httpx sends (cookie, JSON, gzip accepted);
+    the reply's body is read, not decoded. A connection idle for 4 s is opened again
+    first (uvicorn closes idle ones at 5 s)."""
+
+    def __init__(self, base: str) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.host, self.port = host, int(port)
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.used = 0.0
+        #: One request at a time on the connection (a person may post twice at once).
+        self.lock = asyncio.Lock()
+
+    async def post(self, path: str, body: dict[str, Any], cookie: str) -> tuple[int, bytes]:
+        async with self.lock:
+            return await self._post(path, body, cookie)
+
+    async def _post(self, path: str, body: dict[str, Any], cookie: str) -> tuple[int, bytes]:
+        data = json.dumps(body).encode()
+        head = (
+            f"POST {path} HTTP/1.1\r\nhost: {self.host}:{self.port}\r\n"
+            "accept: */*\r\naccept-encoding: gzip, deflate\r\n"
+            f"content-type: application/json\r\ncookie: {cookie}\r\n"
+            f"content-length: {len(data)}\r\n\r\n"
+        ).encode()
+        if self.streams is None or time.monotonic() - self.used > 4.0:
+            await self.close()
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        try:
+            writer.write(head + data)
+            status_line = await reader.readline()
+            length = 0
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            reply = await reader.readexactly(length)
+            status = int(status_line.split()[1])
+        except (OSError, asyncio.IncompleteReadError, IndexError, ValueError):
+            await self.close()
+            raise
+        self.used = time.monotonic()
+        return status, reply
+
+    async def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
 class Person:
     def __init__(self, base: str, name: str, figures: Figures, think: tuple[float, float]) -> None:
         self.base = base
         self.name = name
         # Closed by us after 4 s idle, before uvicorn closes it at 5 s (as load.py does).
         limits = httpx.Limits(keepalive_expiry=4.0)
-        self.http = httpx.AsyncClient(base_url=base, timeout=30, limits=limits)
+        # One TLS context for all (servers.TLS): each client would build its own.
+        self.http = httpx.AsyncClient(base_url=base, timeout=30, limits=limits, verify=TLS)
+        self.poster = Poster(base)
         self.figures = figures
         self.think = think
         self.seat = -1
@@ -128,15 +188,16 @@ class Person:
             if seat != self.seat:
                 table.waiting.setdefault(seat, []).append((sent, version))
         body = {"action": action, "version": version}
+        cookie = f"{COOKIE}={self.http.cookies[COOKIE]}"
         try:
-            reply = await self.http.post(f"{API}/{table.code}/actions", json=body)
-        except httpx.HTTPError as exc:
+            status, reply = await self.poster.post(f"{API}/{table.code}/actions", body, cookie)
+        except (OSError, asyncio.IncompleteReadError, IndexError, ValueError) as exc:
             self.figures.errors.append(type(exc).__name__)
             self.acted_at = -1  # the next state seen tries again
             return
         self.figures.reply.append(time.perf_counter() - sent)
-        if reply.status_code != 200:
-            self.figures.errors.append(f"{reply.status_code} {reply.text[:80]}")
+        if status != 200:
+            self.figures.errors.append(f"{status} {reply[:80]!r}")
 
     async def deal(self, table: Table, version: int) -> None:
         await asyncio.sleep(1.0)
@@ -193,6 +254,7 @@ async def play(seated: Seated, stop: float) -> None:
             for task in list(person.tasks):
                 task.cancel()
             await person.http.aclose()
+            await person.poster.close()
 
 
 def worker_memory(pid: int) -> list[int]:

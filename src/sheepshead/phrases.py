@@ -197,6 +197,45 @@ REFUSALS: dict[str, dict[str, Message]] = {
             "server cannot run; the next day is played with the ones it has"
         )
     },
+    # A friends' table's (``server/friends*.py``, the table's conflicts in ``table.py``).
+    "no-such-table": {"you": N_("no such table: check the invitation link")},
+    "not-seated": {"you": N_("you have no seat at this table")},
+    "hints-off": {"you": N_("the host has not allowed the coach's hints here")},
+    "not-started": {"you": N_("the host has not started this table yet")},
+    "started": {"you": N_("this table has started")},
+    "not-your-turn": {
+        "you": N_("it is {name}'s turn, not yours"),
+        "plain": N_("it is not your turn"),
+    },
+    "deal-next-hand": {"you": N_("the hand is over: deal the next hand")},
+    "hand-not-over": {
+        "you": N_("the current hand is not over yet"),
+        "remove": N_("a player is removed between hands"),
+        "number": N_("hand {number} is not over"),
+    },
+    "table-full": {"you": N_("every seat at this table is taken")},
+    "no-such-seat": {"you": N_("nobody sits in seat {seat}")},
+    "not-host": {
+        "start": N_("only the host starts the table"),
+        "remove": N_("only the host may remove a player"),
+    },
+    "not-between-hands": {"you": N_("messages wait for the end of the hand")},
+    "bad-message": {"you": N_("no message {message}; messages: {messages}")},
+    "bad-rules": {"you": N_("rules: {reason}")},
+    "bad-level": {"you": N_("level: {reason}")},
+    "bad-clock": {"you": N_("the clock is off (null), 15, 30 or 60 seconds")},
+    "bad-action": {"you": N_("that action cannot be read")},
+    "name-required": {"you": N_("choose a display name to take a seat")},
+    "too-many-joins": {
+        "seconds": tn(
+            "Too many requests: please wait {n} second and try again.",
+            "Too many requests: please wait {n} seconds and try again.",
+        ),
+        "minutes": tn(
+            "Too many requests: please wait {n} minute and try again.",
+            "Too many requests: please wait {n} minutes and try again.",
+        ),
+    },
     # A display name's (``names.check_name``): {char} is the refused character, {n} a length.
     "name-not-text": {"you": N_("A name is text.")},
     "name-markup": {"you": N_("A name cannot contain markup: no <, > or &.")},

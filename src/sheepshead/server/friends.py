@@ -267,7 +267,7 @@ def install(app: FastAPI) -> None:
     """The friends' tables: service, socket hub, routes (``app.py``'s one line)."""
     settings = app.state.settings
     hub = live.Hub(app)
-    store = FriendsStore(app.state.engine, wake=hub.wake_threadsafe)
+    store = FriendsStore(app.state.engine, wake=hub.wake_threadsafe, expect=hub.expect_threadsafe)
     app.state.friends = Friends(store, app.state.tables, server_secret(settings))
     app.state.hub = hub
     app.include_router(router)

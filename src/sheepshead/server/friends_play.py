@@ -190,7 +190,7 @@ class Friends:
         table = self.restore(stored)
         record = None if table is None else table.hand_record(number)
         if record is None:
-            raise Refusal(404, f"hand {number} is not over", "hand-not-over")
+            raise Refusal(404, f"hand {number} is not over", "hand-not-over", {"number": number})
         return record
 
     def events_since(
@@ -200,16 +200,18 @@ class Friends:
         seat: int,
         version: int,
         names: list[str] | None = None,
+        every: Sequence[Event] | None = None,
     ) -> list[dict[str, Any]]:
         """The events ``seat`` has not seen since ``version``, as it may see them:
-        [] when the current hand began after it (the state then says it all)."""
+        [] when the current hand began after it (the state then says it all).
+        ``every``: the hand's events, when the caller made them once for every seat."""
         if table is None or version >= table.version:
             return []
         game = table.game
         hand_start = table.version - len(game.moves)
         if version < hand_start:
             return []
-        every = hand_events(game)
+        every = hand_events(game) if every is None else every
         seen = _events_of_moves(every, version - hand_start)
         names = self.names_of(stored) if names is None else names
         return seat_events(every[seen:], seat, game, names)
@@ -238,7 +240,7 @@ class Friends:
         try:
             checked = check_name(name)
         except NameRefused as exc:
-            raise Refusal(422, exc.reason, "name-refused") from None
+            raise Refusal(422, exc.reason, exc.code, dict(exc.params)) from None
         try:
             self.names.set_name(player, checked.text, checked.key, checked.look)
         except NameTaken:
@@ -257,11 +259,11 @@ class Friends:
         try:
             rules = Rules.from_record(rules_record)
         except RulesError as exc:
-            raise Refusal(422, f"rules: {exc}", "bad-rules") from None
+            raise Refusal(422, f"rules: {exc}", "bad-rules", {"reason": str(exc)}) from None
         try:
             check_level(level)
         except ValueError as exc:
-            raise Refusal(422, f"level: {exc}", "bad-level") from None
+            raise Refusal(422, f"level: {exc}", "bad-level", {"reason": str(exc)}) from None
         if seconds not in CLOCKS:
             raise Refusal(422, "the clock is off (null), 15, 30 or 60 seconds", "bad-clock")
         self.ensure_name(player, name)
@@ -303,13 +305,17 @@ class Friends:
                 raise Refusal(403, "you have no seat at this table", "not-seated")
             target = next((s for s in stored.seats if s.seat == seat), None)
             if target is None or target.player_id is None:
-                raise Refusal(404, f"nobody sits in seat {seat}", "no-such-seat")
+                raise Refusal(404, f"nobody sits in seat {seat}", "no-such-seat", {"seat": seat})
             if seat != mine:
                 if player != stored.host_id:
-                    raise Refusal(403, "only the host may remove a player", "not-host")
+                    raise Refusal(
+                        403, "only the host may remove a player", "not-host", {"for": "remove"}
+                    )
                 table = self.restore(stored)
                 if table is not None and not table.hand_over:
-                    raise Refusal(409, "a player is removed between hands", "hand-not-over")
+                    raise Refusal(
+                        409, "a player is removed between hands", "hand-not-over", {"for": "remove"}
+                    )
             write.seat(seat, player_id=None, sat_at=None, covered=False, live_until=None)
             left = replace(
                 stored,
@@ -328,7 +334,7 @@ class Friends:
         with self._write(code) as write:
             stored = write.table
             if player != stored.host_id:
-                raise Refusal(403, "only the host starts the table", "not-host")
+                raise Refusal(403, "only the host starts the table", "not-host", {"for": "start"})
             if stored.status != "lobby":
                 raise Refusal(409, "this table has started", "started")
             empty = Table.restore(
@@ -365,7 +371,8 @@ class Friends:
                 raise Refusal(422, exc.reason, "bad-action") from None
             write.set(acted_at=now())
             self._save(write, table, turn)
-        return self._after(write, turn), turn
+            step = self._after(write, turn)
+        return step, turn
 
     def next_hand(self, code: str, player: str, version: int) -> tuple[Step, Turn]:
         with self._write(code) as write:
@@ -380,13 +387,15 @@ class Friends:
                 raise self._conflict(stored, table, seat, exc) from None
             write.set(acted_at=now())
             self._save(write, table, turn, added=True)
-        return self._after(write, turn), turn
+            step = self._after(write, turn)
+        return step, turn
 
     def say(self, code: str, player: str, key: str) -> None:
         """A fixed message: in the lobby and between hands only."""
         if key not in MESSAGES:
             known = ", ".join(MESSAGES)
-            raise Refusal(422, f"no message {key!r}; messages: {known}", "bad-message")
+            words = {"message": key, "messages": known}
+            raise Refusal(422, f"no message {key}; messages: {known}", "bad-message", words)
         with self._write(code) as write:
             stored = write.table
             seat = self._seat(stored, player)
@@ -494,12 +503,20 @@ class Friends:
         self, stored: StoredTable, table: Table, seat: int, exc: TableConflict
     ) -> Refusal:
         status = 403 if exc.code == "not-your-turn" else 409
-        return Refusal(status, exc.reason, exc.code, exc.params, self.state(stored, seat, table))
+        reason, params = exc.reason, exc.params
+        if exc.code == "not-your-turn":
+            # Named as this table names the seat (the solo table's names are not its).
+            name = self.names_of(stored)[table.game.turn or 0]
+            reason, params = f"it is {name}'s turn, not yours", {**params, "name": name}
+        return Refusal(status, reason, exc.code, params, self.state(stored, seat, table))
 
     def _after(self, write: Write, turn: Turn) -> Step:
-        """The step a committed write made, from memory (no second read)."""
+        """The step this write makes, from memory (no second read): the reply's, and
+        what this process's own sockets at the table are sent once it commits."""
         stored = write.after()
-        return Step(stored, replace(turn.table, humans=_humans(stored, now())))
+        step = Step(stored, replace(turn.table, humans=_humans(stored, now())))
+        write.local = step
+        return step
 
     def after(self, code: str) -> Step:
         stored = self.load(code)

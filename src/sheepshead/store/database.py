@@ -14,7 +14,11 @@ def open_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file's directory is created if missing."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        engine = create_engine(url)
+        # Enough pooled connections for a worker's requests in flight (32) and its
+        # sockets' reads at once: with SQLAlchemy's default (5, and 10 more made and
+        # closed again each time) a busy friends' table server opened some twenty new
+        # PostgreSQL connections a second, each a new backend process to start.
+        engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
         _ping_when_idle(engine)
         return engine
     database = parsed.database
@@ -25,6 +29,10 @@ def open_engine(url: str) -> Engine:
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine
 
+
+#: PostgreSQL connections a process keeps open, and how many more it may open at a
+#: peak (closed again once returned). Two workers: at most 40 of the server's 100.
+POOL_SIZE, POOL_OVERFLOW = 15, 5
 
 #: A pooled connection left unused longer than this is checked before use.
 IDLE_PING_SECONDS = 10.0

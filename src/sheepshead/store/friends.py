@@ -37,6 +37,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -268,6 +269,10 @@ class Write:
         self._seats: dict[int, dict[str, Any]] = {}
         self._version = table.version
         self._hands: dict[int, StoredHand] = {}
+        #: What this process may show its own sockets from memory once the write has
+        #: committed (the table after it, built by the caller), or None: they read it.
+        #: Only a fast path: the other processes are woken by NOTIFY all the same.
+        self.local: object | None = None
 
     def set(self, **values: Any) -> None:
         """Columns of the table's row to change (``status``, ``host_id``, ...)."""
@@ -350,13 +355,23 @@ class Write:
 
 
 class FriendsStore:
-    """Friends' tables. ``wake(table_id)`` is called after each commit on SQLite; on
-    PostgreSQL the commit itself sends ``NOTIFY`` (and the listener wakes this process
-    like any other)."""
+    """Friends' tables. ``wake(table_id, stamp, local)`` is called after each commit on
+    SQLite; on PostgreSQL the commit itself sends ``NOTIFY`` to every process, and
+    ``wake`` is called too when the write left a ``local`` table for this process's own
+    sockets (which then need no read; the NOTIFY it also hears names a stamp they have).
+    ``expect(table_id, stamp)`` says so before such a write commits; if it then fails,
+    ``wake(table_id, None, None)``: read the table, whatever it holds."""
 
-    def __init__(self, engine: Engine, wake: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        wake: Callable[[str, int | None, object | None], None] | None = None,
+        expect: Callable[[str, int], None] | None = None,
+    ) -> None:
         self.engine = engine
         self.wake = wake
+        #: Called before the commit of a write with a ``local`` table: its stamp.
+        self.expect = expect
         self.postgres = engine.dialect.name == "postgresql"
 
     def create(
@@ -421,31 +436,42 @@ class FriendsStore:
         """The table locked for one write (None: no such code). The changes commit
         when the block ends without an exception; then the table's sockets wake
         (``quiet``: they do not, and the stamp stays: nothing they show changed)."""
-        with self.engine.begin() as conn:
-            locked = conn.execute(
-                update(FriendTableRow)
-                .where(FriendTableRow.code == code)
-                .values(stamp=FriendTableRow.stamp)
-            )
-            if locked.rowcount != 1:
-                yield None
-                return
-            table = _load(conn, FriendTableRow.code == code)
-            assert table is not None
-            write = Write(conn, table)
-            yield write
-            if quiet:
-                assert not write.changes, "a quiet write changes no column of the table"
-                return
-            write.finish()
-            self._notify(conn, table.id)
-        if self.wake is not None and not self.postgres:
-            self.wake(table.id)
+        announced: str | None = None
+        try:
+            with self.engine.begin() as conn:
+                locked = conn.execute(
+                    update(FriendTableRow)
+                    .where(FriendTableRow.code == code)
+                    .values(stamp=FriendTableRow.stamp)
+                )
+                if locked.rowcount != 1:
+                    yield None
+                    return
+                table = _load(conn, FriendTableRow.code == code)
+                assert table is not None
+                write = Write(conn, table)
+                yield write
+                if quiet:
+                    assert not write.changes, "a quiet write changes no column of the table"
+                    return
+                write.finish()
+                self._notify(conn, table.id, table.stamp + 1)
+                if write.local is not None and self.expect is not None:
+                    # Before the commit, so that this process's listener, hearing the
+                    # NOTIFY first, leaves the change to the table in memory.
+                    self.expect(table.id, table.stamp + 1)
+                    announced = table.id
+        except BaseException:
+            if announced is not None and self.wake is not None:
+                self.wake(announced, None, None)  # committed or not: read it
+            raise
+        if self.wake is not None and (not self.postgres or write.local is not None):
+            self.wake(table.id, table.stamp + 1, write.local)
 
-    def _notify(self, conn: Connection, table_id: str) -> None:
+    def _notify(self, conn: Connection, table_id: str, stamp: int) -> None:
         if self.postgres:
-            notify = text("SELECT pg_notify(:channel, :id)")
-            conn.execute(notify, {"channel": CHANNEL, "id": table_id})
+            notify = text("SELECT pg_notify(:channel, :payload)")
+            conn.execute(notify, {"channel": CHANNEL, "payload": f"{table_id}:{stamp}"})
 
     def due(self, at: datetime, limit: int = 20) -> list[str]:
         """Codes of the tables with something due: a clock that ran out, or the seat
@@ -503,15 +529,18 @@ class FriendsStore:
             write = Write(conn, table)
             yield write
             write.finish()
-            self._notify(conn, table.id)
+            self._notify(conn, table.id, table.stamp + 1)
 
-    def renew(self, table_id: str, player_id: str, until: datetime) -> None:
-        """An open socket's sign of life: its person's seat there until ``until`` (one
-        statement; no wake-up: nothing anyone sees changed)."""
+    def renew(self, sockets: Sequence[tuple[str, str]], until: datetime) -> None:
+        """Open sockets' sign of life, ``(table id, player)`` each: their people's seats
+        there until ``until`` (one statement for them all; no wake-up: nothing anyone
+        sees changed)."""
+        if not sockets:
+            return
         with self.engine.begin() as conn:
             conn.execute(
                 update(FriendSeatRow)
-                .where(FriendSeatRow.table_id == table_id, FriendSeatRow.player_id == player_id)
+                .where(tuple_(FriendSeatRow.table_id, FriendSeatRow.player_id).in_(sockets))
                 .values(live_until=until)
             )
 

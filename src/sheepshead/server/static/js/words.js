@@ -160,6 +160,17 @@ const SERVER_PARAMS = {
     return scripts ? ["you", { scripts }] : ["unnamed", {}];
   },
   "recovery-code-length": (p) => ["you", { n: num(p.n), example: p.example }],
+  // A friends' table's (friends_play.py): the variant named by a param where one code
+  // has several sentences.
+  "too-many-joins": waitParams,
+  "not-your-turn": (p) => (typeof p.name === "string" ? ["you", { name: p.name }] : ["plain", {}]),
+  "no-such-seat": (p) => ["you", { seat: num(p.seat) }],
+  "not-host": (p) => [p.for === "remove" ? "remove" : "start", {}],
+  "hand-not-over": (p) =>
+    Number.isInteger(p.number) ? ["number", { number: num(p.number) }] : [p.for === "remove" ? "remove" : "you", {}],
+  "bad-message": (p) => ["you", { message: p.message, messages: p.messages }],
+  "bad-rules": (p) => ["you", { reason: p.reason }],
+  "bad-level": (p) => ["you", { reason: p.reason }],
 };
 
 /**
