@@ -14,10 +14,12 @@ manifest and service worker): they cost the
 worker next to nothing, a page loads a dozen of them at once (a small bound would refuse
 its stylesheet), and a browser that has them keeps them for a year.
 
-The bound is small (``Settings.max_in_flight``, 4): each request in hand beyond the one
-running waits for the interpreter's lock, and so does the event loop that reads new
-requests and sends the refusals, so with 32 in hand an accepted request waited 1.2 s and
-a refusal 0.8 s at twice the capacity; with 4, 0.58 s and 0.58 s (``docs/performance.md``).
+A smaller bound than the default (``Settings.max_in_flight``) serves a worker past its
+capacity better: each request in hand beyond the one running waits for the interpreter's
+lock, and so does the event loop that reads new requests and sends the refusals. At
+twice the capacity, 32 let an accepted request wait 1.2 s and 4 kept it under 0.6 s
+(``docs/performance.md``); the default stays 32 until runs within capacity and the
+friends' tables' load are measured at 4.
 """
 
 from __future__ import annotations

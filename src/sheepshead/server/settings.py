@@ -110,9 +110,8 @@ class Settings:
     #: network), so it is set well above one player's.
     rate_actions_per_address: Rate | None = Rate(200, 1, burst=400)
     #: Requests one worker process has in hand at most; past it, 503 at once with
-    #: Retry-After (``server/capacity.py``, why so few). Static files are not counted.
-    #: 0: no limit.
-    max_in_flight: int = 4
+    #: Retry-After (``server/capacity.py``). Static files are not counted. 0: no limit.
+    max_in_flight: int = 32
     #: Attempts to take a seat at a friends' table, per network address and per player.
     rate_joins: Rate | None = Rate(10, 60)
     #: How often each process looks for friends' tables with a clock run out.
