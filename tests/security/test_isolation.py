@@ -47,8 +47,11 @@ def test_no_endpoint_lets_a_player_read_or_touch_anothers_game_or_attempt(
         url = op.url(**ids)
         if not op.unsafe:
             # The owner may (so the 404 below is about whose it is, nothing else); a
-            # daily deal's record, which holds every hand, waits for the day's end.
-            sealed = op.path.startswith("/api/v1/daily/") and op.path.endswith("/record")
+            # daily deal's record, which holds every hand, waits for the day's end, and
+            # so does its review.
+            sealed = op.path.startswith("/api/v1/daily/") and op.path.endswith(
+                ("/record", "/review")
+            )
             assert client.get(url).status_code == (409 if sealed else 200), str(op)
         stranger = send(other, op, url)
         unknown = send(other, op, op.url(**{**ids, "game_id": "f" * 32, "attempt_id": "f" * 32}))

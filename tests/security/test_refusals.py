@@ -82,6 +82,9 @@ def app(make_app: MakeApp) -> FastAPI:
 #: friends' table, so their history has none of its hands.
 REFUSED = {
     "/api/v1/daily/attempts/{attempt_id}/deals/{number}/record": 409,
+    "/api/v1/daily/attempts/{attempt_id}/deals/{number}/review": 409,
+    "/api/v1/daily/days/{day}/reviews": 404,
+    "/daily/{day}/deals/{number}/review": 404,
     "/api/v1/daily/days/{day}": 404,
     "/daily/{day}": 404,
     "/api/v1/tables/{code}/hands/{number}/record": 404,

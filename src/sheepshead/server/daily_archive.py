@@ -12,23 +12,26 @@ that number 1 stays the ranked one.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from sheepshead import daily_game
 from sheepshead.server.daily_play import API, _answers, _begin, _points, _resume
+from sheepshead.server.daily_review import (
+    _past_day,
+    deal_lines,
+    ranked_attempt,
+)
 from sheepshead.server.daily_service import Daily, DailyDep, NowDep
 from sheepshead.server.identity import KnownPlayerDep, PlayerDep
 from sheepshead.store.daily_store import Attempt, Day
 
 router = APIRouter(tags=["daily"])
 
-NOT_OVER = "a day's archive opens when the day is over: play today's deals at /daily"
-NOT_PLAYED = "nobody played the daily game that day: it has no board and no stored players"
 _ARCHIVE_ANSWERS = (
     _answers(404, "Not a past day of the daily game")
     | _answers(409, "That day is not over yet")
@@ -36,23 +39,6 @@ _ARCHIVE_ANSWERS = (
 )
 #: The replay's key among the day's results: no player id is ever one.
 _REPLAY = "replay"
-
-
-def _past_day(svc: Daily, text: str, at: datetime) -> Day:
-    """The stored row of a day that is over; 422, 404 or 409 with the reason."""
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise HTTPException(422, "date: write it as YYYY-MM-DD") from None
-    today = daily_game.day_of(at)
-    if day > today:
-        raise HTTPException(404, "that day has not started yet")
-    if not daily_game.is_over(day, at):
-        raise HTTPException(409, NOT_OVER)
-    row = svc.store.day(day)
-    if row is None:
-        raise HTTPException(404, NOT_PLAYED)
-    return row
 
 
 def _replays(svc: Daily, player: str | None, day: date) -> list[Attempt]:
@@ -137,8 +123,6 @@ def archive_page(
 ) -> Response:
     """A past day's page: replay it and compare; the coach's review of each of the
     player's five ranked deals. Today's goes to /daily."""
-    # Here, not at the top: daily_review builds on this module's ``_past_day``.
-    from sheepshead.server.daily_review import deal_lines, ranked_attempt
 
     try:
         wanted = date.fromisoformat(day)

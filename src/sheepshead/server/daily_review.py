@@ -28,14 +28,16 @@ from fastapi.templating import Jinja2Templates
 from sheepshead import bots, daily_game
 from sheepshead.server.coach import job_json
 from sheepshead.server.coach_worker import Worker
-from sheepshead.server.daily_archive import _past_day
 from sheepshead.server.daily_play import API, _404, _answers, _load
 from sheepshead.server.daily_service import Daily, DailyDep, NowDep
 from sheepshead.server.identity import KnownPlayerDep, PlayerDep
 from sheepshead.store.coach import CoachStore, Job
-from sheepshead.store.daily_store import Attempt
+from sheepshead.store.daily_store import Attempt, Day
 
 router = APIRouter(tags=["coach"])
+
+NOT_OVER = "a day's archive opens when the day is over: play today's deals at /daily"
+NOT_PLAYED = "nobody played the daily game that day: it has no board and no stored players"
 
 REVIEW_LATER = (
     "today's daily deals get no review until the day is over, so that the daily game "
@@ -43,6 +45,23 @@ REVIEW_LATER = (
 )
 _LATER = _answers(409, "The day is not over: its deals get no review until then")
 SEAT = daily_game.PLAYER_SEAT
+
+
+def _past_day(svc: Daily, text: str, at: datetime) -> Day:
+    """The stored row of a day that is over; 422, 404 or 409 with the reason."""
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise HTTPException(422, "date: write it as YYYY-MM-DD") from None
+    today = daily_game.day_of(at)
+    if day > today:
+        raise HTTPException(404, "that day has not started yet")
+    if not daily_game.is_over(day, at):
+        raise HTTPException(409, NOT_OVER)
+    row = svc.store.day(day)
+    if row is None:
+        raise HTTPException(404, NOT_PLAYED)
+    return row
 
 
 def _store(request: Request) -> CoachStore:
