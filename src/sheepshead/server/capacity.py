@@ -54,12 +54,11 @@ class InFlightLimit:
         self.refused = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope["path"]
         if (
             scope["type"] != "http"
             or self.limit <= 0
-            or path in _NEVER_REFUSED
-            or path.startswith(_STATIC)
+            or scope["path"] in _NEVER_REFUSED
+            or scope["path"].startswith(_STATIC)
         ):
             await self.app(scope, receive, send)
             return
