@@ -10,13 +10,14 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 from sheepshead.server import Settings, create_app
+from sheepshead.server.capacity import InFlightLimit
 
 
 async def call(
-    app: FastAPI, method: str, path: str, receive: Any = None
+    app: ASGIApp, method: str, path: str, receive: Any = None
 ) -> tuple[int, dict[str, str], bytes]:
     scope = {
         "type": "http",
@@ -106,3 +107,134 @@ def test_a_request_past_the_limit_gets_503_with_retry_after_at_once(tmp_path: Pa
             pool.submit(asyncio.run, scenario()).result()
     finally:
         app.state.engine.dispose()
+
+
+# --- The turn: a few run at once, the others wait a short while in order -------------
+
+
+class Toy:
+    """An app whose requests each run until the test lets them finish."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.finish: dict[str, asyncio.Event] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        name = scope["path"].removeprefix("/api/v1")
+        self.started.append(name)
+        self.finish[name] = asyncio.Event()
+        message = await receive()
+        await self.finish[name].wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": message.get("body", b"")})
+
+
+def limited(**limits: Any) -> tuple[InFlightLimit, Toy]:
+    toy = Toy()
+    settings = Settings(**limits)
+    return InFlightLimit(toy, settings), toy
+
+
+def run(scenario: Any) -> None:
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, scenario()).result()
+
+
+def test_past_the_running_few_a_request_waits_its_turn_in_order_and_is_served() -> None:
+    limit, toy = limited(max_running=1, max_wait_ms=60_000, max_in_flight=32)
+
+    async def scenario() -> None:
+        first = asyncio.create_task(call(limit, "GET", "/api/v1/a"))
+        await asyncio.sleep(0.01)
+        second = asyncio.create_task(call(limit, "GET", "/api/v1/b"))
+        third = asyncio.create_task(call(limit, "GET", "/api/v1/c"))
+        await asyncio.sleep(0.01)
+        assert toy.started == ["/a"]
+        assert (limit.running, len(limit.waiting)) == (1, 2)
+        toy.finish["/a"].set()
+        assert (await first)[0] == 200
+        await asyncio.sleep(0.01)
+        assert toy.started == ["/a", "/b"]
+        toy.finish["/b"].set()
+        await asyncio.sleep(0.01)
+        toy.finish["/c"].set()
+        assert [(await t)[0] for t in (second, third)] == [200, 200]
+        assert (limit.running, len(limit.waiting), limit.refused) == (0, 0, 0)
+
+    run(scenario)
+
+
+def test_a_request_that_would_wait_too_long_is_refused_on_arrival() -> None:
+    limit, toy = limited(max_running=2, max_wait_ms=100, max_in_flight=32)
+
+    async def scenario() -> None:
+        # Requests measured at 80 ms each, two at a time: the first to wait would wait
+        # 40 ms, the second 80 ms, the third 120 ms: past the 100 ms allowed.
+        limit.seconds_per_request = 0.08
+        held = [asyncio.create_task(call(limit, "GET", f"/api/v1/{n}")) for n in range(4)]
+        await asyncio.sleep(0.01)
+        assert len(limit.waiting) == 2
+        status, headers, body = await asyncio.wait_for(call(limit, "GET", "/api/v1/late"), 1)
+        assert status == 503
+        assert headers["retry-after"] == "1"
+        assert json.loads(body)["code"] == "busy"
+        assert "/late" not in toy.started
+        for name in ("/0", "/1", "/2", "/3"):
+            while name not in toy.finish:
+                await asyncio.sleep(0.005)
+            toy.finish[name].set()
+        assert [(await t)[0] for t in held] == [200] * 4
+
+    run(scenario)
+
+
+def test_a_request_that_waited_its_whole_allowance_is_refused_then() -> None:
+    limit, toy = limited(max_running=1, max_wait_ms=50, max_in_flight=32)
+
+    async def scenario() -> None:
+        limit.seconds_per_request = 0.001
+        first = asyncio.create_task(call(limit, "GET", "/api/v1/a"))
+        await asyncio.sleep(0.01)
+        status, headers, _ = await asyncio.wait_for(call(limit, "GET", "/api/v1/b"), 5)
+        assert (status, headers["retry-after"]) == (503, "1")
+        assert toy.started == ["/a"]
+        assert not limit.waiting
+        toy.finish["/a"].set()
+        assert (await first)[0] == 200
+        # The place it left is not lost: the next request runs at once.
+        nxt = asyncio.create_task(call(limit, "GET", "/api/v1/c"))
+        await asyncio.sleep(0.01)
+        assert toy.started == ["/a", "/c"]
+        toy.finish["/c"].set()
+        assert (await nxt)[0] == 200
+        assert limit.running == 0
+
+    run(scenario)
+
+
+def test_a_client_slow_to_send_its_body_does_not_hold_the_turn() -> None:
+    limit, toy = limited(max_running=1, max_wait_ms=60_000, max_in_flight=32)
+
+    async def scenario() -> None:
+        arrived = asyncio.Event()
+
+        async def slow_body() -> dict[str, Any]:
+            await arrived.wait()
+            return {"type": "http.request", "body": b"hello", "more_body": False}
+
+        slow = asyncio.create_task(call(limit, "POST", "/api/v1/slow", slow_body))
+        await asyncio.sleep(0.01)
+        quick = asyncio.create_task(call(limit, "GET", "/api/v1/quick"))
+        await asyncio.sleep(0.01)
+        assert toy.started == ["/quick"]
+        toy.finish["/quick"].set()
+        assert (await quick)[0] == 200
+        arrived.set()
+        while "/slow" not in toy.finish:
+            await asyncio.sleep(0.005)
+        toy.finish["/slow"].set()
+        status, _, body = await slow
+        # The app is given the body it was sent, whole.
+        assert (status, body) == (200, b"hello")
+
+    run(scenario)

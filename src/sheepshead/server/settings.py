@@ -84,6 +84,15 @@ def _count(env: Mapping[str, str], name: str, default: int) -> int:
     return int(value)
 
 
+def _whole(env: Mapping[str, str], name: str, default: int) -> int:
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a whole number (0 for no limit), not {value!r}")
+    return int(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     #: Where the SQLite database lives unless ``database_url`` names another.
@@ -112,6 +121,11 @@ class Settings:
     #: Requests one worker process has in hand at most; past it, 503 at once with
     #: Retry-After (``server/capacity.py``). Static files are not counted. 0: no limit.
     max_in_flight: int = 32
+    #: Requests one worker runs at once; the others wait their turn (0: no limit).
+    max_running: int = 4
+    #: The longest a request waits for its turn (milliseconds): one that would wait
+    #: longer is refused with 503 and Retry-After.
+    max_wait_ms: int = 250
     #: Attempts to take a seat at a friends' table, per network address and per player.
     rate_joins: Rate | None = Rate(10, 60)
     #: How often each process looks for friends' tables with a clock run out.
@@ -142,7 +156,8 @@ class Settings:
         ``SHEEPSHEAD_RATE_ACTIONS``, ``SHEEPSHEAD_RATE_ACTIONS_PER_ADDRESS``,
         ``SHEEPSHEAD_RATE_JOINS``, ``SHEEPSHEAD_MAX_BODY_BYTES``, ``SHEEPSHEAD_TRUSTED_ORIGINS``,
         ``SHEEPSHEAD_METRICS_TOKEN``, ``SHEEPSHEAD_CLUBS_PER_PLAYER``,
-        ``SHEEPSHEAD_MEMBERS_PER_CLUB``, ``SHEEPSHEAD_MAX_IN_FLIGHT``."""
+        ``SHEEPSHEAD_MEMBERS_PER_CLUB``, ``SHEEPSHEAD_MAX_IN_FLIGHT``,
+        ``SHEEPSHEAD_MAX_RUNNING``, ``SHEEPSHEAD_MAX_WAIT_MS``."""
         env = os.environ if env is None else env
         defaults = cls()
         return cls(
@@ -162,6 +177,8 @@ class Settings:
             rate_joins=_rate(env, "SHEEPSHEAD_RATE_JOINS", defaults.rate_joins),
             max_body_bytes=int(env.get("SHEEPSHEAD_MAX_BODY_BYTES") or defaults.max_body_bytes),
             max_in_flight=int(env.get("SHEEPSHEAD_MAX_IN_FLIGHT") or defaults.max_in_flight),
+            max_running=_whole(env, "SHEEPSHEAD_MAX_RUNNING", defaults.max_running),
+            max_wait_ms=_whole(env, "SHEEPSHEAD_MAX_WAIT_MS", defaults.max_wait_ms),
             trusted_origins=tuple(
                 o.strip().rstrip("/")
                 for o in env.get("SHEEPSHEAD_TRUSTED_ORIGINS", "").replace(",", " ").split()
