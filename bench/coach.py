@@ -146,40 +146,63 @@ def _noisy(share: float) -> Policy:
     return act
 
 
-def cmd_order(args: argparse.Namespace) -> None:
-    std = bot_policy(make_bot("standard"))
-    players: dict[str, Policy] = {
+def _players() -> dict[str, Policy]:
+    return {
         "beginner": bot_policy(make_bot("beginner")),
         "standard 30% random": _noisy(0.3),
         "standard 10% random": _noisy(0.1),
-        "standard": std,
+        "standard": bot_policy(make_bot("standard")),
         "expert": bot_policy(make_bot("expert")),
     }
-    rows = {}
-    for name, policy in players.items():
-        losses: list[float] = []
-        start = time.process_time()
-        for i in range(args.hands):
-            seat = i % 5
-            seats = [std] * 5
-            seats[seat] = policy
-            game = play_hand(RULES, i % 5, deal_seed("coach-order", i), seats, [None] * 5)
-            losses.extend(
-                j.evaluation.loss
-                for j in coach.review(to_record(game), seat)
-                if not j.evaluation.forced
-            )
-        mean = statistics.fmean(losses)
-        half = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses))
-        rows[name] = {
-            "hands": args.hands,
-            "decisions": len(losses),
-            "mean_loss": round(mean, 4),
-            "ci95": [round(mean - half, 4), round(mean + half, 4)],
-            "seconds": round(time.process_time() - start, 1),
-        }
-        print(name, rows[name], file=sys.stderr, flush=True)
-    print(json.dumps(rows))
+
+
+def _order_rows(index: int, name: str, policy: Policy) -> list[dict[str, Any]]:
+    """Hand ``index`` with ``policy`` in seat ``index % 5`` among standard bots: one row
+    per decision of that seat as the coach judged it, and the seat's game points."""
+    std = bot_policy(make_bot("standard"))
+    seat = index % 5
+    seats = [std] * 5
+    seats[seat] = policy
+    game = play_hand(RULES, index % 5, deal_seed("coach-order", index), seats, [None] * 5)
+    result = game.result()
+    assert result is not None
+    rows = []
+    for j in coach.review(to_record(game), seat):
+        ev = j.evaluation
+        values = {round(o.game_points, 9) for o in ev.options}
+        rows.append(
+            {
+                "player": name,
+                "hand": index,
+                "index": j.index,
+                "card": isinstance(ev.played, Play),
+                "forced": ev.forced,
+                # Every option worth the same expected game points: nothing to decide.
+                "tied": len(values) < 2,
+                "loss": ev.loss,
+                "cp_loss": ev.card_points_loss,
+                "close": ev.close,
+                "score": result.scores[seat],
+            }
+        )
+    if not rows:
+        rows.append({"player": name, "hand": index, "index": None, "score": result.scores[seat]})
+    return rows
+
+
+def cmd_order(args: argparse.Namespace) -> None:
+    """Hand by hand, all five players on each (so a cut-short run stays balanced); one
+    JSON line per decision to ``--out``; ``bench/coach_order.py`` sums them up."""
+    players = _players()
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    with open(args.out, "a", encoding="utf-8") as out:
+        for i in range(args.start, args.hands):
+            if i % shards != shard:
+                continue
+            for name, policy in players.items():
+                for row in _order_rows(i, name, policy):
+                    out.write(json.dumps(row) + "\n")
+            out.flush()
 
 
 def main() -> None:
@@ -196,6 +219,9 @@ def main() -> None:
     plant.set_defaults(func=cmd_planted)
     order = sub.add_parser("order", help="mean loss per unforced decision of five players")
     order.add_argument("--hands", type=int, default=300)
+    order.add_argument("--start", type=int, default=0, help="first hand (to resume)")
+    order.add_argument("--shard", default="0/1", help="K/N: the hands i with i % N == K")
+    order.add_argument("--out", default="coach-order.jsonl", help="JSON lines, appended")
     order.set_defaults(func=cmd_order)
     args = parser.parse_args()
     args.func(args)

@@ -119,15 +119,15 @@ def _judge(p: Any) -> coach.Evaluation:
 
 
 def test_planted_schmears_to_an_opponent_are_caught() -> None:
-    # Not all: a kept ace is often lost later anyway, and the coach counts that (the
-    # catch rate over 200 positions is in docs/performance.md).
+    # Each position is proven by an open-card search to give 10 card points away for
+    # nothing (bench/coach_proof.py); the rate over 200 is in docs/performance.md.
     caught = 0
     losses = []
     for p in planted(6, error=True, seed="coach-test"):
         ev = _judge(p)
         caught += ev.label is not None or (ev.card_points_loss >= 8 and ev.best != ev.played)
         losses.append(ev.card_points_loss)
-    assert caught >= 3
+    assert caught >= 5
     assert all(loss > 0 for loss in losses)
 
 
