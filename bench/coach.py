@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -109,26 +110,37 @@ def cmd_nopeek(args: argparse.Namespace) -> None:
 
 def cmd_planted(args: argparse.Namespace) -> None:
     out: dict[str, Any] = {}
-    for error in (True, False):
-        good = total = 0
-        labels: dict[str, int] = {}
-        for p in planted(args.positions, error):
-            _, view, action = list(coach.decisions(p.record, p.seat))[-1]
-            ev = evaluate(view, action)
-            label = "close" if ev.close else str(ev.label)
-            labels[label] = labels.get(label, 0) + 1
-            if error:
-                good += ev.label is not None or (ev.card_points_loss >= 8 and ev.best != action)
-            else:
-                good += ev.label not in ("mistake", "blunder")
-            total += 1
-        out["errors" if error else "controls"] = {
-            "positions": total,
-            "caught" if error else "left_alone": good,
-            "rate": round(good / total, 3),
-            "labels": labels,
-        }
+    with open(args.out, "w", encoding="utf-8") as details:
+        for error in (True, False):
+            out["errors" if error else "controls"] = _planted_set(args.positions, error, details)
     print(json.dumps(out))
+
+
+def _planted_set(count: int, error: bool, details: Any) -> dict[str, Any]:
+    """Judge ``count`` planted positions of one kind; one JSON line each to ``details``."""
+    good = total = 0
+    labels: dict[str, int] = {}
+    for p in planted(count, error):
+        _, view, action = list(coach.decisions(p.record, p.seat))[-1]
+        ev = evaluate(view, action)
+        label = "close" if ev.close else str(ev.label)
+        labels[label] = labels.get(label, 0) + 1
+        if error:
+            ok = ev.label is not None or (ev.card_points_loss >= 8 and ev.best != action)
+        else:
+            ok = ev.label not in ("mistake", "blunder")
+        good += ok
+        total += 1
+        row = {"error": error, "ok": ok, "seat": p.seat, "schmear": p.schmear.text}
+        row |= {"best": str(ev.best), "loss": ev.loss, "cp_loss": ev.card_points_loss}
+        details.write(json.dumps(row | {"label": label, "record": p.record}) + "\n")
+        details.flush()
+    return {
+        "positions": total,
+        "caught" if error else "left_alone": good,
+        "rate": round(good / total, 3),
+        "labels": labels,
+    }
 
 
 def _noisy(share: float) -> Policy:
@@ -216,6 +228,7 @@ def main() -> None:
     nopeek.set_defaults(func=cmd_nopeek)
     plant = sub.add_parser("planted", help="planted schmears to opponents vs to partners")
     plant.add_argument("--positions", type=int, default=200)
+    plant.add_argument("--out", default=os.devnull, help="one JSON line per position, its verdict")
     plant.set_defaults(func=cmd_planted)
     order = sub.add_parser("order", help="mean loss per unforced decision of five players")
     order.add_argument("--hands", type=int, default=300)

@@ -8,7 +8,7 @@ play), never by the coach's or the bots' code; used by ``bench/coach.py`` and
   least 10 points less. An *error* when the trick's winner is a known opponent of the
   seat and the open-card proof of ``coach_proof`` shows the points given away for
   nothing: one of the cheaper cards keeps the seat's side at least 10 card points more,
-  in the real deal and in each of 8 other deals the seat cannot tell from it. A
+  in the real deal and in each of 48 other deals the seat cannot tell from it. A
   *control* when the winner is a known ally and the same proof shows the schmear right
   (no legal card does better in any of those deals).
 - ``moved``: the same record with two unplayed cards of the same suit swapped between

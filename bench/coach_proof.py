@@ -26,9 +26,9 @@ from sheepshead.game import Game, Phase
 from sheepshead.record import RecordError, replay
 
 #: Worlds besides the real deal in which a proof must hold.
-WORLDS = 8
+WORLDS = 48
 #: Random moves of hidden cards tried per world.
-MOVES = 24
+MOVES = 32
 
 
 def _side(game: Game, seat: int) -> frozenset[int]:
