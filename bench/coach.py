@@ -3,8 +3,13 @@ mean loss orders players of known strength.
 
     nice -n 19 .venv/bin/python bench/coach.py speed --hands 40
     nice -n 19 .venv/bin/python bench/coach.py nopeek --records 200
-    nice -n 19 .venv/bin/python bench/coach.py planted --positions 200
-    nice -n 19 .venv/bin/python bench/coach.py order --hands 300
+    nice -n 19 .venv/bin/python bench/coach.py planted --positions 200 [--out FILE]
+    nice -n 19 .venv/bin/python bench/coach.py order --hands 3000 --shard 0/2 --out o0.jsonl
+    nice -n 19 .venv/bin/python bench/coach.py order --hands 3000 --shard 1/2 --out o1.jsonl
+    .venv/bin/python bench/coach_order.py o0.jsonl o1.jsonl
+
+``order`` plays hand by hand, all five players on each, and appends a JSON line per
+decision: two shards use two cores, and ``--start`` resumes a run cut short.
 
 Run on one core (a single process). Times are the process's CPU time
 (``time.process_time``), which is what one core of its own would take: on a shared
