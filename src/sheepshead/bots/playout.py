@@ -77,11 +77,16 @@ _DANGER: tuple[int, ...] = tuple(
 
 
 def playout(sim: SimHand) -> None:
-    """Play the hand to its end with the policy."""
-    total = sim.total_tricks
+    """Play the hand to its end with the policy (the last trick is forced:
+    ``SimHand.finish``)."""
+    last = sim.total_tricks - 1
     play = sim.play
-    while sim.trick_no < total:
-        play(choose(sim))
+    legal_now = sim.legal
+    while sim.trick_no < last:
+        legal = legal_now()
+        play(legal if legal & (legal - 1) == 0 else _decide(sim, legal))
+    if sim.trick_no == last:
+        sim.finish()
 
 
 def choose(sim: SimHand) -> int:
@@ -89,6 +94,11 @@ def choose(sim: SimHand) -> int:
     legal = sim.legal()
     if legal & (legal - 1) == 0:
         return legal
+    return _decide(sim, legal)
+
+
+def _decide(sim: SimHand, legal: int) -> int:
+    """``choose`` where there is a choice (``legal`` has two cards or more)."""
     me = sim.turn
     if sim.leaster:
         return _leaster(sim, me, legal)
