@@ -3,8 +3,13 @@ mean loss orders players of known strength.
 
     nice -n 19 .venv/bin/python bench/coach.py speed --hands 40
     nice -n 19 .venv/bin/python bench/coach.py nopeek --records 200
-    nice -n 19 .venv/bin/python bench/coach.py planted --positions 200
-    nice -n 19 .venv/bin/python bench/coach.py order --hands 300
+    nice -n 19 .venv/bin/python bench/coach.py planted --positions 200 [--out FILE]
+    nice -n 19 .venv/bin/python bench/coach.py order --hands 3000 --shard 0/2 --out o0.jsonl
+    nice -n 19 .venv/bin/python bench/coach.py order --hands 3000 --shard 1/2 --out o1.jsonl
+    .venv/bin/python bench/coach_order.py o0.jsonl o1.jsonl
+
+``order`` plays hand by hand, all five players on each, and appends a JSON line per
+decision: two shards use two cores, and ``--start`` resumes a run cut short.
 
 Run on one core (a single process). Times are the process's CPU time
 (``time.process_time``), which is what one core of its own would take: on a shared
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -109,26 +115,37 @@ def cmd_nopeek(args: argparse.Namespace) -> None:
 
 def cmd_planted(args: argparse.Namespace) -> None:
     out: dict[str, Any] = {}
-    for error in (True, False):
-        good = total = 0
-        labels: dict[str, int] = {}
-        for p in planted(args.positions, error):
-            _, view, action = list(coach.decisions(p.record, p.seat))[-1]
-            ev = evaluate(view, action)
-            label = "close" if ev.close else str(ev.label)
-            labels[label] = labels.get(label, 0) + 1
-            if error:
-                good += ev.label is not None or (ev.card_points_loss >= 8 and ev.best != action)
-            else:
-                good += ev.label not in ("mistake", "blunder")
-            total += 1
-        out["errors" if error else "controls"] = {
-            "positions": total,
-            "caught" if error else "left_alone": good,
-            "rate": round(good / total, 3),
-            "labels": labels,
-        }
+    with open(args.out, "w", encoding="utf-8") as details:
+        for error in (True, False):
+            out["errors" if error else "controls"] = _planted_set(args.positions, error, details)
     print(json.dumps(out))
+
+
+def _planted_set(count: int, error: bool, details: Any) -> dict[str, Any]:
+    """Judge ``count`` planted positions of one kind; one JSON line each to ``details``."""
+    good = total = 0
+    labels: dict[str, int] = {}
+    for p in planted(count, error):
+        _, view, action = list(coach.decisions(p.record, p.seat))[-1]
+        ev = evaluate(view, action)
+        label = "close" if ev.close else str(ev.label)
+        labels[label] = labels.get(label, 0) + 1
+        if error:
+            ok = ev.label is not None or (ev.card_points_loss >= 8 and ev.best != action)
+        else:
+            ok = ev.label not in ("mistake", "blunder")
+        good += ok
+        total += 1
+        row = {"error": error, "ok": ok, "seat": p.seat, "schmear": p.schmear.text}
+        row |= {"best": str(ev.best), "loss": ev.loss, "cp_loss": ev.card_points_loss}
+        details.write(json.dumps(row | {"label": label, "record": p.record}) + "\n")
+        details.flush()
+    return {
+        "positions": total,
+        "caught" if error else "left_alone": good,
+        "rate": round(good / total, 3),
+        "labels": labels,
+    }
 
 
 def _noisy(share: float) -> Policy:
@@ -146,40 +163,63 @@ def _noisy(share: float) -> Policy:
     return act
 
 
-def cmd_order(args: argparse.Namespace) -> None:
-    std = bot_policy(make_bot("standard"))
-    players: dict[str, Policy] = {
+def _players() -> dict[str, Policy]:
+    return {
         "beginner": bot_policy(make_bot("beginner")),
         "standard 30% random": _noisy(0.3),
         "standard 10% random": _noisy(0.1),
-        "standard": std,
+        "standard": bot_policy(make_bot("standard")),
         "expert": bot_policy(make_bot("expert")),
     }
-    rows = {}
-    for name, policy in players.items():
-        losses: list[float] = []
-        start = time.process_time()
-        for i in range(args.hands):
-            seat = i % 5
-            seats = [std] * 5
-            seats[seat] = policy
-            game = play_hand(RULES, i % 5, deal_seed("coach-order", i), seats, [None] * 5)
-            losses.extend(
-                j.evaluation.loss
-                for j in coach.review(to_record(game), seat)
-                if not j.evaluation.forced
-            )
-        mean = statistics.fmean(losses)
-        half = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses))
-        rows[name] = {
-            "hands": args.hands,
-            "decisions": len(losses),
-            "mean_loss": round(mean, 4),
-            "ci95": [round(mean - half, 4), round(mean + half, 4)],
-            "seconds": round(time.process_time() - start, 1),
-        }
-        print(name, rows[name], file=sys.stderr, flush=True)
-    print(json.dumps(rows))
+
+
+def _order_rows(index: int, name: str, policy: Policy) -> list[dict[str, Any]]:
+    """Hand ``index`` with ``policy`` in seat ``index % 5`` among standard bots: one row
+    per decision of that seat as the coach judged it, and the seat's game points."""
+    std = bot_policy(make_bot("standard"))
+    seat = index % 5
+    seats = [std] * 5
+    seats[seat] = policy
+    game = play_hand(RULES, index % 5, deal_seed("coach-order", index), seats, [None] * 5)
+    result = game.result()
+    assert result is not None
+    rows = []
+    for j in coach.review(to_record(game), seat):
+        ev = j.evaluation
+        values = {round(o.game_points, 9) for o in ev.options}
+        rows.append(
+            {
+                "player": name,
+                "hand": index,
+                "index": j.index,
+                "card": isinstance(ev.played, Play),
+                "forced": ev.forced,
+                # Every option worth the same expected game points: nothing to decide.
+                "tied": len(values) < 2,
+                "loss": ev.loss,
+                "cp_loss": ev.card_points_loss,
+                "close": ev.close,
+                "score": result.scores[seat],
+            }
+        )
+    if not rows:
+        rows.append({"player": name, "hand": index, "index": None, "score": result.scores[seat]})
+    return rows
+
+
+def cmd_order(args: argparse.Namespace) -> None:
+    """Hand by hand, all five players on each (so a cut-short run stays balanced); one
+    JSON line per decision to ``--out``; ``bench/coach_order.py`` sums them up."""
+    players = _players()
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    with open(args.out, "a", encoding="utf-8") as out:
+        for i in range(args.start, args.hands):
+            if i % shards != shard:
+                continue
+            for name, policy in players.items():
+                for row in _order_rows(i, name, policy):
+                    out.write(json.dumps(row) + "\n")
+            out.flush()
 
 
 def main() -> None:
@@ -193,9 +233,13 @@ def main() -> None:
     nopeek.set_defaults(func=cmd_nopeek)
     plant = sub.add_parser("planted", help="planted schmears to opponents vs to partners")
     plant.add_argument("--positions", type=int, default=200)
+    plant.add_argument("--out", default=os.devnull, help="one JSON line per position, its verdict")
     plant.set_defaults(func=cmd_planted)
     order = sub.add_parser("order", help="mean loss per unforced decision of five players")
     order.add_argument("--hands", type=int, default=300)
+    order.add_argument("--start", type=int, default=0, help="first hand (to resume)")
+    order.add_argument("--shard", default="0/1", help="K/N: the hands i with i % N == K")
+    order.add_argument("--out", default="coach-order.jsonl", help="JSON lines, appended")
     order.set_defaults(func=cmd_order)
     args = parser.parse_args()
     args.func(args)

@@ -2,11 +2,15 @@
 play), never by the coach's or the bots' code; used by ``bench/coach.py`` and
 ``tests/bots/test_coach.py``.
 
-- ``planted``: a seat to play schmears an ace or ten (10+ card points) onto a trick
-  whose winning trump nobody can beat any more (every higher trump is out), while it
-  holds a legal card worth at least 10 points less that loses too. An *error* when the
-  trick's winner is a known opponent of the seat (it gives the points away for
-  nothing), a *control* when it is a known ally (the schmear is right).
+- ``planted``: from the third trick on, a seat to play schmears its dearest legal card
+  (10+ card points) onto a trick whose winning trump nobody can beat any more (every
+  higher trump is out, whatever the hidden cards), while it holds a legal card worth at
+  least 10 points less. An *error* when the trick's winner is a known opponent of the
+  seat and the open-card proof of ``coach_proof`` shows the points given away for
+  nothing: one of the cheaper cards keeps the seat's side at least 10 card points more,
+  in the real deal and in each of 48 other deals the seat cannot tell from it. A
+  *control* when the winner is a known ally and the same proof shows the schmear right
+  (no legal card does better in any of those deals).
 - ``moved``: the same record with two unplayed cards of the same suit swapped between
   two other seats: the seat to be judged cannot tell the two apart.
 """
@@ -18,17 +22,19 @@ import hashlib
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import Any
 
+from coach_proof import WORLDS, open_value, worlds
 from sheepshead.actions import Action, Alone, Call, Pass, Pick, Play
 from sheepshead.cards import Card
 from sheepshead.game import Game, Phase
 from sheepshead.record import RecordError, replay, to_record
 from sheepshead.rules import preset
 
-#: Positions are taken from the first tricks only: later, a seat that keeps its ten
-#: must often play it to the same side anyway, and the schmear costs nothing.
-EARLY = 3
+#: Positions are taken from this trick on (0-based): the open-card proof of the
+#: later tricks is cheap (at most four cards a seat).
+FIRST = 2
 
 
 @dataclass(frozen=True)
@@ -92,21 +98,34 @@ def _sure_trump_winner(game: Game) -> int | None:
 
 
 def _schmear(game: Game, error: bool) -> tuple[Card, Card] | None:
-    """For an error, a fail ace of a suit not led yet (it could take a trick of its own
-    later); for a control, a fail ten (which seldom can); and a card worth 10 points
-    less, both legal."""
-    legal = [a.card for a in game.legal_actions() if isinstance(a, Play)]
-    led = {t.cards[0].suit for t in game.tricks if not t.cards[0].is_trump}
-    if game.trick_cards and not game.trick_cards[0].is_trump:
-        led.add(game.trick_cards[0].suit)
-    if error:
-        rich = [c for c in legal if c.rank.value == "A" and not c.is_trump and c.suit not in led]
-    else:
-        rich = [c for c in legal if c.rank.value == "T" and not c.is_trump]
-    for card in rich:
-        if any(c.points <= card.points - 10 for c in legal if c is not card):
-            return card, min(legal, key=lambda c: c.points)
+    """The dearest legal card if it is worth 10 points or more and a legal card is worth
+    at least 10 less (the schmear and its cheaper alternative), or None."""
+    legal = game.legal_cards()
+    for rich in sorted(legal, key=lambda c: -c.points):
+        cheap = [c for c in legal if c.points <= rich.points - 10]
+        if rich.points >= 10 and cheap:
+            return rich, cheap[0]
     return None
+
+
+def _proven(game: Game, record: dict[str, Any], seat: int, rich: Card, error: bool) -> bool:
+    """An error: one cheaper legal card keeps the seat's side at least 10 card points more
+    than ``rich`` in the real deal and in each of ``WORLDS`` worlds the seat cannot tell
+    from it, all played open; a control: no legal card does better than ``rich`` in any
+    of them. (Checked world by world; the first that fails ends the proof.)"""
+    others = islice(worlds(record, seat, random.Random(str(record["hands"]))), WORLDS)
+    legal = game.legal_cards()
+    cheap = [c for c in legal if c.points <= rich.points - 10]
+    for g in chain([game], others):
+        memo: dict[Any, int] = {}
+        mine = open_value(g, rich, memo)
+        if error:
+            cheap = [c for c in cheap if open_value(g, c, memo) - mine >= 10]
+            if not cheap:
+                return False
+        elif any(open_value(g, c, memo) > mine for c in legal if c != rich):
+            return False
+    return True
 
 
 def planted(count: int, error: bool, seed: str = "coach-planted") -> Iterator[Planted]:
@@ -124,13 +143,15 @@ def planted(count: int, error: bool, seed: str = "coach-planted") -> Iterator[Pl
         while game.phase is Phase.PLAYING:
             seat = game.turn
             assert seat is not None
-            # Early in the hand, where a card kept can still be saved or schmeared later.
-            early = len(game.tricks) < EARLY
-            winner = _sure_trump_winner(game) if early else None
+            # From the third trick on (the open-card proof is cheap there), while the
+            # seat still has a choice.
+            late = len(game.tricks) >= FIRST and len(game.hands[seat]) > 1
+            winner = _sure_trump_winner(game) if late else None
             found = _schmear(game, error) if winner is not None and winner != seat else None
             if found is not None and winner is not None:
                 side = _knows_sides(game, seat, winner)
-                if side == (-1 if error else 1):
+                record = to_record(game)
+                if side == (-1 if error else 1) and _proven(game, record, seat, found[0], error):
                     after = game.apply(Play(found[0]))
                     yield Planted(to_record(after), seat, error, found[0])
                     made += 1

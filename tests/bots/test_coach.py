@@ -3,9 +3,9 @@
 It judges each decision of a seat from what that seat could see: the JSON it prints
 is pinned by issue 17 (docs/bots.md); a forced decision costs nothing; moving hidden
 cards between the other seats changes nothing; and on positions the engine plants
-(a schmear of an ace to a sure opponent trick, a ten to a sure partner trick) it
-flags the errors and leaves the right plays alone. Sample counts here are small: the
-200-position runs are ``bench/coach.py``.
+(a schmear to a sure opponent trick proven to give 10 points away for nothing, one to a
+sure partner trick proven right) it flags the errors and leaves the right plays alone.
+Sample counts here are small: the 200-position runs are ``bench/coach.py``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import random
 import sys
 from contextlib import redirect_stderr, redirect_stdout
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,12 @@ from sheepshead.bots import make_bot
 from sheepshead.bots.arena import bot_policy, deal_seed, play_hand
 from sheepshead.cli import main
 from sheepshead.coach.judge import Effort, evaluate
-from sheepshead.record import to_record
+from sheepshead.record import replay, to_record
 from sheepshead.rules import preset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from coach_positions import cut_at, moved, planted
+from coach_proof import worlds
 
 QUICK = Effort(first=8, batch=8, most=16)
 #: Fewer worlds than a review's, enough to tell these positions apart.
@@ -119,16 +121,27 @@ def _judge(p: Any) -> coach.Evaluation:
 
 
 def test_planted_schmears_to_an_opponent_are_caught() -> None:
-    # Not all: a kept ace is often lost later anyway, and the coach counts that (the
-    # catch rate over 200 positions is in docs/performance.md).
+    # Each position is proven by an open-card search to give 10 card points away for
+    # nothing (bench/coach_proof.py); the rate over 200 is in docs/performance.md.
     caught = 0
     losses = []
     for p in planted(6, error=True, seed="coach-test"):
         ev = _judge(p)
         caught += ev.label is not None or (ev.card_points_loss >= 8 and ev.best != ev.played)
         losses.append(ev.card_points_loss)
-    assert caught >= 3
+    assert caught >= 5
     assert all(loss > 0 for loss in losses)
+
+
+def test_the_proofs_worlds_look_the_same_to_the_seat() -> None:
+    # The planted positions are proven in deals the seat cannot tell from the real one.
+    for p in planted(2, error=True, seed="coach-test"):
+        before = {**p.record, "actions": p.record["actions"][:-1]}
+        game = replay(before)
+        seen = game.view(p.seat).canonical_text()
+        others = list(islice(worlds(before, p.seat, random.Random(0)), 6))
+        assert all(w.view(p.seat).canonical_text() == seen for w in others)
+        assert any(w.hands != game.hands for w in others)
 
 
 def test_schmears_to_a_partners_sure_trick_are_left_alone() -> None:

@@ -30,6 +30,7 @@ from sheepshead.kernel import (
     bit,
     high,
     low,
+    points_of,
 )
 from sheepshead.view import SeatView
 
@@ -77,11 +78,16 @@ _DANGER: tuple[int, ...] = tuple(
 
 
 def playout(sim: SimHand) -> None:
-    """Play the hand to its end with the policy."""
-    total = sim.total_tricks
+    """Play the hand to its end with the policy (the last trick is forced:
+    ``SimHand.finish``)."""
+    last = sim.total_tricks - 1
     play = sim.play
-    while sim.trick_no < total:
-        play(choose(sim))
+    legal_now = sim.legal
+    while sim.trick_no < last:
+        legal = legal_now()
+        play(legal if legal & (legal - 1) == 0 else _decide(sim, legal))
+    if sim.trick_no == last:
+        sim.finish()
 
 
 def choose(sim: SimHand) -> int:
@@ -89,6 +95,11 @@ def choose(sim: SimHand) -> int:
     legal = sim.legal()
     if legal & (legal - 1) == 0:
         return legal
+    return _decide(sim, legal)
+
+
+def _decide(sim: SimHand, legal: int) -> int:
+    """``choose`` where there is a choice (``legal`` has two cards or more)."""
     me = sim.turn
     if sim.leaster:
         return _leaster(sim, me, legal)
@@ -192,11 +203,6 @@ def _later_mask(sim: SimHand, me: int, out: int) -> int:
                 m &= ~TRUMPS  # must follow the first round of the called suit
         mask |= m
     return mask
-
-
-def _beaters(b: int, led: int) -> int:
-    """The cards that beat bit position ``b`` on a trick led in suit ``led``."""
-    return ABOVE[b] if b >= 18 else (ABOVE[b] & SUIT_MASK[led]) | TRUMPS
 
 
 def _is_boss(out: int, card: int) -> bool:
@@ -333,13 +339,27 @@ def _defender_lead(sim: SimHand, me: int, legal: int) -> int:
 
 def _follow(sim: SimHand, me: int, legal: int) -> int:
     best, led = sim.best, sim.led
-    wins = _winning_cards(sim, me, legal)
+    picker = sim.picker
+    # The cards that take the trick as it stands (``_beaters`` of the best card so far).
+    if best >= 18:
+        beat = ABOVE[best]
+    elif best >= 0:
+        beat = (ABOVE[best] & SUIT_MASK[led]) | TRUMPS
+    else:  # only the face-down unknown so far: any card that follows wins
+        beat = SUIT_MASK[led] | TRUMPS
+    wins = legal & beat
+    trick = sum(sim.trick)  # the bits are distinct: their sum is their union
+    out = ~sim.played & ~sim.hands[me] & 0xFFFFFFFF  # ``_out``
+    if me == picker:
+        wins &= ~sim.unk
+        points = points_of(trick)
+        out &= ~sim.bury
+    else:
+        points = points_of(trick & ~sim.unk)  # a face-down card's points are unseen
     loses = legal & ~wins
     side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
-    points = _trick_points(sim, me)
-    out = _out(sim, me)
     later = _later_mask(sim, me, out)
-    sure = best >= 0 and not _beaters(best, led) & later
+    sure = best >= 0 and not beat & later
     secure = _secure_winners(later, led, wins)
     if side == 1:
         return _follow_partner(sim, me, wins, loses, secure, sure, points)
@@ -349,39 +369,17 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     return _follow_against(sim, me, legal, wins, loses, secure, out, points)
 
 
-def _winning_cards(sim: SimHand, me: int, legal: int) -> int:
-    """The legal cards that would take the trick as it stands."""
-    best, led = sim.best, sim.led
-    if best >= 18:
-        wins = legal & ABOVE[best]
-    elif best >= 0:
-        wins = legal & ((ABOVE[best] & SUIT_MASK[led]) | TRUMPS)
-    else:  # only the face-down unknown so far: any card that follows wins
-        wins = legal & (SUIT_MASK[led] | TRUMPS)
-    if me == sim.picker:
-        wins &= ~sim.unk
-    return wins
-
-
-def _trick_points(sim: SimHand, me: int) -> int:
-    """The points this seat sees in the trick (a face-down card's are unseen)."""
-    points = 0
-    hidden = sim.unk if me != sim.picker else 0
-    for card in sim.trick:
-        if card != hidden:
-            points += POINTS_AT[card.bit_length() - 1]
-    return points
-
-
 def _secure_winners(later: int, led: int, wins: int) -> int:
-    """The winning cards no seat still to play could beat (``later``: ``_later_mask``)."""
-    secure = 0
-    w = wins
-    while w:
-        card = w & -w
-        if not _beaters(card.bit_length() - 1, led) & later:
-            secure |= card
-        w ^= card
+    """The winning cards no seat still to play could beat (``later``: ``_later_mask``):
+    a trump above every card in ``later``; a fail card when ``later`` has no trump and
+    no higher card of the suit led (``_beaters``). ``wins`` and ``later`` are disjoint."""
+    if not later:
+        return wins
+    top = later.bit_length() - 1
+    secure = wins & TRUMPS & ABOVE[top]
+    if top < 18:
+        suit = later & SUIT_MASK[led]
+        secure |= wins & FAIL & (ABOVE[suit.bit_length() - 1] if suit else FAIL)
     return secure
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from sheepshead import kernel
 from sheepshead.cards import Card
 from sheepshead.game import Game
-from sheepshead.kernel import SUIT_MASK, TRUMPS, mask_of, points_of
+from sheepshead.kernel import SUIT_AT, SUIT_MASK, TRUMPS, mask_of, points_of
 from sheepshead.rules import LeasterBlind, Rules
 
 
@@ -326,8 +326,11 @@ class SimHand:
     def legal(self) -> int:
         """The cards the seat to act may play, as a mask (``kernel.legal``)."""
         seat = self.turn
+        hand = self.hands[seat]
+        if hand & (hand - 1) == 0:
+            return hand
         return kernel.legal(
-            self.hands[seat],
+            hand,
             self.led if self.trick else -1,
             seat == self.picker,
             self.called,
@@ -339,13 +342,17 @@ class SimHand:
         )
 
     def play(self, card: int) -> None:
-        """Play one card (a one-bit mask) for the seat to act. Does not check legality."""
+        """Play one card (a one-bit mask) for the seat to act. Does not check legality.
+
+        The hot path of search: ``kernel.suit_of`` and ``kernel.takes`` are written
+        out here (``tests/test_sim.py`` holds it to ``Game``)."""
         seat = self.turn
         self.hands[seat] &= ~card
         played = self.played = self.played | card
         trick = self.trick
         unk = self.unk
-        suit = kernel.suit_of(card, unk, self.cs)
+        pos = card.bit_length() - 1
+        suit = self.cs if card == unk else SUIT_AT[pos]
         if not trick:
             self.leader = seat
             led = self.led = suit
@@ -359,8 +366,8 @@ class SimHand:
             if suit != led:
                 self.voids[seat] |= SUIT_MASK[led]
         trick.append(card)
-        pos = card.bit_length() - 1
-        if kernel.takes(pos, card, led, best, unk):
+        # ``kernel.takes``: not the unknown card; a higher trump, or of the suit led.
+        if card != unk and pos > best and (pos >= 18 or suit == led):
             if (
                 best >= 0
                 and not self.revealed
@@ -378,15 +385,16 @@ class SimHand:
                 self.rel = self.rel_full
         n = self.n
         if len(trick) < n:
-            self.turn = (seat + 1) % n
+            self.turn = seat + 1 if seat + 1 < n else 0
             return
+        self._end_trick(led)
+
+    def _end_trick(self, led: int) -> None:
         winner = self.best_seat
         if winner < 0:  # the unknown led and nothing followed it: the next seat wins
-            winner = (self.leader + 1) % n
-        mask = 0
-        for c in trick:
-            mask |= c
-        self.won_points[winner] += points_of(mask)
+            winner = (self.leader + 1) % self.n
+        # The bits are distinct, so their sum is their union.
+        self.won_points[winner] += points_of(sum(self.trick))
         self.won_tricks[winner] += 1
         if self.trick_no == self.named_trick:
             self.named_winner = winner
@@ -395,6 +403,35 @@ class SimHand:
         self.trick = []
         self.leader = winner
         self.turn = winner
+
+    def finish(self) -> None:
+        """Play the last trick, where every seat still to play holds one card (so its
+        play is forced): the trick's winner, points and lead exactly as ``play`` card
+        by card would leave them, for the scores. What the play shows (voids, sides,
+        the called card's seat) is not updated: nothing reads it after the hand."""
+        n = self.n
+        hands = self.hands
+        trick = self.trick
+        unk = self.unk
+        seat = self.turn
+        if trick:
+            led, best, best_seat = self.led, self.best, self.best_seat
+        else:
+            self.leader = seat
+            first = hands[seat]
+            led = self.led = self.cs if first == unk else SUIT_AT[first.bit_length() - 1]
+            best = best_seat = -1
+        for _ in range(n - len(trick)):
+            card = hands[seat]
+            hands[seat] = 0
+            trick.append(card)
+            pos = card.bit_length() - 1
+            if card != unk and pos > best and (pos >= 18 or SUIT_AT[pos] == led):
+                best, best_seat = pos, seat
+            seat = seat + 1 if seat + 1 < n else 0
+        self.played |= sum(trick)
+        self.best, self.best_seat = best, best_seat
+        self._end_trick(led)
 
     # Scoring --------------------------------------------------------------
 

@@ -18,171 +18,54 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Connection,
-    DateTime,
-    Engine,
-    ForeignKey,
-    Index,
-    Integer,
-    LargeBinary,
-    String,
-    insert,
-    select,
-    text,
-    tuple_,
-    update,
-)
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, tuple_, update
 
+from sheepshead.store.friends_rows import (
+    BY_CODE,
+    BY_ID,
+    CLAIM,
+    DUE,
+    FINISH,
+    LOCK,
+    MOVES,
+    DoneHands,
+    FriendHandRow,
+    FriendSeatRow,
+    FriendTableRow,
+    StoredSeat,
+    StoredTable,
+    assemble,
+    now,
+)
 from sheepshead.store.games import StoredHand, new_id
 from sheepshead.store.identity import DisplayName
-from sheepshead.store.models import Base
+
+__all__ = [
+    "CHANNEL",
+    "FriendHandRow",
+    "FriendSeatRow",
+    "FriendTableRow",
+    "FriendsStore",
+    "Stale",
+    "StoredSeat",
+    "StoredTable",
+    "Write",
+    "new_code",
+    "now",
+]
 
 #: The PostgreSQL channel every process listens on; payload ``<table id>:<stamp>``.
 CHANNEL = "table_events"
 #: Bytes of randomness in an invitation code (96 bits: the issue asks for 64 at least).
 CODE_BYTES = 12
+#: A table with no person's action for this long is due to close.
+IDLE_CLOSE = timedelta(hours=1)
 #: The fixed messages kept per table (the newest).
 MESSAGES_KEPT = 20
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(when: datetime | None) -> datetime | None:
-    # SQLite gives naive datetimes back: they were written in UTC.
-    if when is None or when.tzinfo is not None:
-        return when
-    return when.replace(tzinfo=UTC)
-
-
-class FriendTableRow(Base):
-    """A private table: rules, computer players' level, clock, and its version."""
-
-    __tablename__ = "friend_tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    #: The invitation: whoever holds it may look at the lobby and take a free seat.
-    code: Mapped[str] = mapped_column(String(32), unique=True)
-    host_id: Mapped[str | None] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="SET NULL"), nullable=True
-    )
-    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
-    level: Mapped[str] = mapped_column(String(16))
-    #: The decision clock in seconds; None: no clock.
-    seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    hints: Mapped[bool] = mapped_column(Boolean)
-    first_dealer: Mapped[int] = mapped_column(Integer)
-    bot_seed: Mapped[int] = mapped_column(BigInteger)
-    #: The game's version (hands dealt plus actions): 0 before the start.
-    version: Mapped[int] = mapped_column(Integer)
-    #: Counts every change (seats, messages, the game): what a wake-up names.
-    stamp: Mapped[int] = mapped_column(Integer)
-    #: ``lobby``, ``playing`` or ``closed``.
-    status: Mapped[str] = mapped_column(String(8))
-    #: The seat whose decision it is, None between hands.
-    turn_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: When the seat to act runs out of time; None: no clock running.
-    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    #: The newest fixed messages: ``[{"seat", "key", "stamp"}]``.
-    messages: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: The last action of a person (an idle table closes an hour after it).
-    acted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-    __table_args__ = (Index("ix_friend_tables_status_deadline", "status", "deadline"),)
-
-
-class FriendSeatRow(Base):
-    """A seat: the person in it (None: the computer player), since when, and whether
-    their socket is there."""
-
-    __tablename__ = "friend_seats"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("friend_tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[str | None] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="SET NULL"), nullable=True
-    )
-    sat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    #: The computer plays for this person (their clock ran out) until they are back.
-    covered: Mapped[bool] = mapped_column(Boolean)
-    #: A socket of theirs was there until this time (renewed while it is open); None:
-    #: never connected (a program using only HTTP), never counted as away.
-    live_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-
-    __table_args__ = (Index("ix_friend_seats_player_id", "player_id"),)
-
-
-class FriendHandRow(Base):
-    """One hand of a friends' table: its secret seed and its moves so far."""
-
-    __tablename__ = "friend_hands"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("friend_tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seed: Mapped[bytes] = mapped_column(LargeBinary)
-    seed_sha256: Mapped[str] = mapped_column(String(64))
-    moves: Mapped[list[str]] = mapped_column(JSON)
-    done: Mapped[bool] = mapped_column(Boolean)
-    #: Per seat, the coach's hints asked for in this hand; None: none asked for.
-    hints: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSeat:
-    seat: int
-    player_id: str | None
-    sat_at: datetime | None
-    covered: bool
-    live_until: datetime | None
-    #: The person's display name, if they have one and it is not hidden (read with
-    #: the seats, in the same query).
-    name: str | None = None
-
-    def away(self, at: datetime) -> bool:
-        """A person whose socket has gone (and not come back)."""
-        return self.player_id is not None and self.live_until is not None and self.live_until < at
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTable:
-    id: str
-    code: str
-    host_id: str | None
-    rules: dict[str, Any]
-    level: str
-    seconds: int | None
-    hints: bool
-    first_dealer: int
-    bot_seed: int
-    version: int
-    stamp: int
-    status: str
-    turn_seat: int | None
-    deadline: datetime | None
-    messages: tuple[dict[str, Any], ...]
-    acted_at: datetime
-    seats: tuple[StoredSeat, ...]
-    hands: tuple[StoredHand, ...]
-    #: Per hand number, the coach's hints each seat asked for (hands with some only).
-    hint_counts: dict[int, tuple[int, ...]] = field(default_factory=dict)
-
-    def seat_of(self, player_id: str) -> int | None:
-        return next((s.seat for s in self.seats if s.player_id == player_id), None)
 
 
 def new_code() -> str:
@@ -199,58 +82,6 @@ def _hand_values(table_id: str, hand: StoredHand) -> dict[str, Any]:
         "moves": list(hand.moves),
         "done": hand.done,
     }
-
-
-def _load(conn: Connection, where: Any) -> StoredTable | None:
-    t = conn.execute(select(FriendTableRow.__table__).where(where)).first()
-    if t is None:
-        return None
-    shown = (DisplayName.player_id == FriendSeatRow.player_id) & DisplayName.hidden.is_(False)
-    seats = conn.execute(
-        select(FriendSeatRow.__table__, DisplayName.text.label("name"))
-        .outerjoin(DisplayName, shown)
-        .where(FriendSeatRow.table_id == t.id)
-        .order_by(FriendSeatRow.seat)
-    ).all()
-    hands = conn.execute(
-        select(
-            FriendHandRow.number,
-            FriendHandRow.seed,
-            FriendHandRow.moves,
-            FriendHandRow.done,
-            FriendHandRow.hints,
-        )
-        .where(FriendHandRow.table_id == t.id)
-        .order_by(FriendHandRow.number)
-    ).all()
-    acted = _aware(t.acted_at)
-    assert acted is not None
-    return StoredTable(
-        id=t.id,
-        code=t.code,
-        host_id=t.host_id,
-        rules=dict(t.rules),
-        level=t.level,
-        seconds=t.seconds,
-        hints=t.hints,
-        first_dealer=t.first_dealer,
-        bot_seed=t.bot_seed,
-        version=t.version,
-        stamp=t.stamp,
-        status=t.status,
-        turn_seat=t.turn_seat,
-        deadline=_aware(t.deadline),
-        messages=tuple(t.messages),
-        acted_at=acted,
-        seats=tuple(
-            StoredSeat(
-                s.seat, s.player_id, _aware(s.sat_at), s.covered, _aware(s.live_until), s.name
-            )
-            for s in seats
-        ),
-        hands=tuple(StoredHand(h.number, bytes(h.seed), tuple(h.moves), h.done) for h in hands),
-        hint_counts={h.number: tuple(h.hints) for h in hands if h.hints},
-    )
 
 
 class Stale(Exception):
@@ -292,22 +123,13 @@ class Write:
         changed: Sequence[StoredHand] = (),
         added: Sequence[StoredHand] = (),
     ) -> None:
-        """The game's new version and hands, checked against the version loaded."""
-        bumped = self.conn.execute(
-            update(FriendTableRow)
-            .where(FriendTableRow.id == self.table.id, FriendTableRow.version == self.table.version)
-            .values(version=version)
-        )
-        if bumped.rowcount != 1:
-            raise Stale(self.table.id)
+        """The game's new version and hands (the version is written, and the one loaded
+        checked, by ``finish``)."""
         self._version = version
         self._hands.update((h.number, h) for h in (*changed, *added))
         for hand in changed:
-            self.conn.execute(
-                update(FriendHandRow)
-                .where(FriendHandRow.table_id == self.table.id, FriendHandRow.number == hand.number)
-                .values(moves=list(hand.moves), done=hand.done)
-            )
+            values = {"moves": list(hand.moves), "done": hand.done}
+            self.conn.execute(MOVES, {"b_table": self.table.id, "b_number": hand.number, **values})
         for hand in added:
             self.conn.execute(insert(FriendHandRow).values(_hand_values(self.table.id, hand)))
 
@@ -346,12 +168,24 @@ class Write:
             hands=tuple(hands[n] for n in sorted(hands)),
         )
 
-    def finish(self) -> None:
-        self.conn.execute(
-            update(FriendTableRow)
-            .where(FriendTableRow.id == self.table.id)
-            .values(stamp=self.table.stamp + 1, **self.changes)
-        )
+    def finish(self, notify: str | None = None) -> None:
+        """The table's row: the new stamp, version and columns, the version loaded
+        checked again (``Stale`` else); ``notify``: the ``NOTIFY`` payload (PostgreSQL),
+        sent by the same statement."""
+        t = self.table
+        values = {"stamp": t.stamp + 1, "version": self._version, **self.changes}
+        where = {"b_id": t.id, "b_version": t.version}
+        if notify is None:
+            done = self.conn.execute(FINISH, {**where, **values}).rowcount
+        else:
+            note = {"b_channel": CHANNEL, "b_payload": notify}
+            done = len(self.conn.execute(_NOTIFYING, {**where, **note, **values}).all())
+        if done != 1:
+            raise Stale(t.id)
+
+
+#: ``FINISH`` that also sends the ``NOTIFY`` (once the transaction commits).
+_NOTIFYING = FINISH.returning(func.pg_notify(bindparam("b_channel"), bindparam("b_payload")))
 
 
 class FriendsStore:
@@ -373,6 +207,8 @@ class FriendsStore:
         #: Called before the commit of a write with a ``local`` table: its stamp.
         self.expect = expect
         self.postgres = engine.dialect.name == "postgresql"
+        #: Each table's finished hands as last read here (they never change).
+        self.done = DoneHands()
 
     def create(
         self,
@@ -419,17 +255,17 @@ class FriendsStore:
                         live_until=None,
                     )
                 )
-            table = _load(conn, FriendTableRow.id == table_id)
+            table = assemble(conn, conn.execute(BY_ID, {"b_id": table_id}).first(), self.done)
         assert table is not None
         return table
 
     def load(self, code: str) -> StoredTable | None:
         with self.engine.connect() as conn:
-            return _load(conn, FriendTableRow.code == code)
+            return assemble(conn, conn.execute(BY_CODE, {"b_code": code}).first(), self.done)
 
     def load_id(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as conn:
-            return _load(conn, FriendTableRow.id == table_id)
+            return assemble(conn, conn.execute(BY_ID, {"b_id": table_id}).first(), self.done)
 
     @contextmanager
     def write(self, code: str, quiet: bool = False) -> Iterator[Write | None]:
@@ -439,23 +275,17 @@ class FriendsStore:
         announced: str | None = None
         try:
             with self.engine.begin() as conn:
-                locked = conn.execute(
-                    update(FriendTableRow)
-                    .where(FriendTableRow.code == code)
-                    .values(stamp=FriendTableRow.stamp)
-                )
-                if locked.rowcount != 1:
+                # The lock and the row in one statement; then the seats and hands.
+                table = assemble(conn, conn.execute(LOCK, {"b_code": code}).first(), self.done)
+                if table is None:
                     yield None
                     return
-                table = _load(conn, FriendTableRow.code == code)
-                assert table is not None
                 write = Write(conn, table)
                 yield write
                 if quiet:
                     assert not write.changes, "a quiet write changes no column of the table"
                     return
-                write.finish()
-                self._notify(conn, table.id, table.stamp + 1)
+                write.finish(self._payload(table.id, table.stamp + 1))
                 if write.local is not None and self.expect is not None:
                     # Before the commit, so that this process's listener, hearing the
                     # NOTIFY first, leaves the change to the table in memory.
@@ -468,43 +298,16 @@ class FriendsStore:
         if self.wake is not None and (not self.postgres or write.local is not None):
             self.wake(table.id, table.stamp + 1, write.local)
 
-    def _notify(self, conn: Connection, table_id: str, stamp: int) -> None:
-        if self.postgres:
-            notify = text("SELECT pg_notify(:channel, :payload)")
-            conn.execute(notify, {"channel": CHANNEL, "payload": f"{table_id}:{stamp}"})
+    def _payload(self, table_id: str, stamp: int) -> str | None:
+        """The ``NOTIFY`` payload of a change (PostgreSQL; SQLite wakes its own)."""
+        return f"{table_id}:{stamp}" if self.postgres else None
 
     def due(self, at: datetime, limit: int = 20) -> list[str]:
         """Codes of the tables with something due: a clock that ran out, or the seat
         to act away (its socket gone). Read without a lock: each is then claimed."""
         with self.engine.connect() as conn:
-            clocks = conn.execute(
-                select(FriendTableRow.code)
-                .where(FriendTableRow.status == "playing", FriendTableRow.deadline <= at)
-                .limit(limit)
-            ).scalars()
-            away = conn.execute(
-                select(FriendTableRow.code)
-                .join(
-                    FriendSeatRow,
-                    (FriendSeatRow.table_id == FriendTableRow.id)
-                    & (FriendSeatRow.seat == FriendTableRow.turn_seat),
-                )
-                .where(
-                    FriendTableRow.status == "playing",
-                    FriendSeatRow.player_id.is_not(None),
-                    FriendSeatRow.live_until < at,
-                )
-                .limit(limit)
-            ).scalars()
-            idle = conn.execute(
-                select(FriendTableRow.code)
-                .where(
-                    FriendTableRow.status != "closed",
-                    FriendTableRow.acted_at < at - timedelta(hours=1),
-                )
-                .limit(limit)
-            ).scalars()
-            return sorted({*clocks, *away, *idle})
+            found = conn.execute(DUE, {"b_at": at, "b_idle": at - IDLE_CLOSE, "b_limit": limit})
+            return sorted(set(found.scalars()))
 
     @contextmanager
     def claim(self, code: str) -> Iterator[Write | None]:
@@ -516,20 +319,13 @@ class FriendsStore:
                 yield write
             return
         with self.engine.begin() as conn:
-            found = conn.execute(
-                select(FriendTableRow.id)
-                .where(FriendTableRow.code == code)
-                .with_for_update(skip_locked=True)
-            ).scalar()
-            if found is None:
+            table = assemble(conn, conn.execute(CLAIM, {"b_code": code}).first(), self.done)
+            if table is None:
                 yield None
                 return
-            table = _load(conn, FriendTableRow.id == found)
-            assert table is not None
             write = Write(conn, table)
             yield write
-            write.finish()
-            self._notify(conn, table.id, table.stamp + 1)
+            write.finish(self._payload(table.id, table.stamp + 1))
 
     def renew(self, sockets: Sequence[tuple[str, str]], until: datetime) -> None:
         """Open sockets' sign of life, ``(table id, player)`` each: their people's seats
