@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 import zlib
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ class Meter:
         #: When given, profiles only the part named ``only`` (all parts if "").
         self.profile = profile
         self.only = only
-        self.cpu: Counter[str] = Counter()
+        self.cpu: defaultdict[str, float] = defaultdict(float)
         self.sql: Counter[str] = Counter()
         self.part = ""
 
@@ -110,7 +110,10 @@ def measure(one: Any, two: Any, args: argparse.Namespace) -> int:
     while actions < args.actions:
         table = step.table
         if table.hand_over:
-            step, _ = meter.run("next hand", lambda: friends.next_hand(code, people[0], table.version))
+            step, _ = meter.run(
+                "next hand",
+                lambda: friends.next_hand(code, people[0], table.version),  # noqa: B023
+            )
             hands += 1
         else:
             seat = table.game.turn
@@ -118,25 +121,42 @@ def measure(one: Any, two: Any, args: argparse.Namespace) -> int:
             state = friends.state(step.stored, seat, table)
             action = rng.choice(state["view"]["legal"])
             step, turn = meter.run(
-                "act: write", lambda: friends.act(code, player, action, table.version)
+                "act: write",
+                lambda: friends.act(code, player, action, table.version),  # noqa: B023
             )
-            meter.run("act: reply", lambda: friends.step_json(step, turn, seat))
+            meter.run("act: reply", lambda: friends.step_json(step, turn, seat))  # noqa: B023
             actions += 1
-        sent = meter.run("fan-out: own sockets", lambda: list(_project(friends, step.stored, step.table, mine)))
+        sent = meter.run(
+            "fan-out: own sockets",
+            lambda: list(_project(friends, step.stored, step.table, mine)),  # noqa: B023
+        )
         sent += meter.run("fan-out: other process", lambda: other(others, stored.id, theirs))
-        meter.run("sockets: json + deflate", lambda: send(sent, sizes))
+        meter.run("sockets: json + deflate", lambda: send(sent, sizes))  # noqa: B023
     wall = time.perf_counter() - started
     out = sys.stdout
-    out.write(f"{actions} actions ({hands} next hands) in {wall:.2f} s wall: "
-              f"{wall / actions * 1000:.2f} ms an action\n")
+    out.write(
+        f"{actions} actions ({hands} next hands) in {wall:.2f} s wall: "
+        f"{wall / actions * 1000:.2f} ms an action\n"
+    )
     total = sum(meter.cpu.values())
-    out.write(f"  socket messages: {len(sizes)}, mean {sum(sizes) / len(sizes):.0f} bytes of JSON\n")
-    for part in ("act: write", "act: reply", "fan-out: own sockets", "fan-out: other process",
-                 "sockets: json + deflate"):
-        out.write(f"  {part:24} {meter.cpu[part] / actions * 1000:6.2f} ms CPU, "
-                  f"{meter.sql[part] / actions:5.2f} statements an action\n")
-    out.write(f"  {'all (next hands too)':24} {total / actions * 1000:6.2f} ms CPU, "
-              f"{sum(meter.sql.values()) / actions:5.2f} statements an action\n")
+    out.write(
+        f"  socket messages: {len(sizes)}, mean {sum(sizes) / len(sizes):.0f} bytes of JSON\n"
+    )
+    for part in (
+        "act: write",
+        "act: reply",
+        "fan-out: own sockets",
+        "fan-out: other process",
+        "sockets: json + deflate",
+    ):
+        out.write(
+            f"  {part:24} {meter.cpu[part] / actions * 1000:6.2f} ms CPU, "
+            f"{meter.sql[part] / actions:5.2f} statements an action\n"
+        )
+    out.write(
+        f"  {'all (next hands too)':24} {total / actions * 1000:6.2f} ms CPU, "
+        f"{sum(meter.sql.values()) / actions:5.2f} statements an action\n"
+    )
     if profile is not None:
         text = io.StringIO()
         pstats.Stats(profile, stream=text).sort_stats("cumulative").print_stats(45)
