@@ -238,3 +238,29 @@ def test_a_client_slow_to_send_its_body_does_not_hold_the_turn() -> None:
         assert (status, body) == (200, b"hello")
 
     run(scenario)
+
+
+def test_a_waiting_request_given_up_leaves_no_place_taken() -> None:
+    limit, toy = limited(max_running=1, max_wait_ms=60_000, max_in_flight=32)
+
+    async def scenario() -> None:
+        first = asyncio.create_task(call(limit, "GET", "/api/v1/a"))
+        await asyncio.sleep(0.01)
+        given_up = asyncio.create_task(call(limit, "GET", "/api/v1/b"))
+        await asyncio.sleep(0.01)
+        assert len(limit.waiting) == 1
+        given_up.cancel()
+        await asyncio.gather(given_up, return_exceptions=True)
+        assert not limit.waiting
+        toy.finish["/a"].set()
+        assert (await first)[0] == 200
+        assert limit.running == 0
+        # The place is free: the next request runs at once.
+        nxt = asyncio.create_task(call(limit, "GET", "/api/v1/c"))
+        await asyncio.sleep(0.01)
+        assert toy.started == ["/a", "/c"]
+        toy.finish["/c"].set()
+        assert (await nxt)[0] == 200
+        assert limit.running == 0
+
+    run(scenario)

@@ -139,6 +139,16 @@ class InFlightLimit:
             self.waiting.remove(turn)
             turn.cancel()
             return False
+        except asyncio.CancelledError:
+            # The request's task is cancelled while it waits (the server stops, or a
+            # caller gave up on it): a place handed to it meanwhile goes on to the next
+            # one, else its turn leaves the line; either way no place is lost.
+            if turn.done():
+                self.hand_on()
+            else:
+                self.waiting.remove(turn)
+                turn.cancel()
+            raise
         return True
 
     def hand_on(self) -> None:
