@@ -207,16 +207,26 @@ class Person:
             self.figures.errors.append(f"next-hand {reply.status_code}")
 
 
+#: Tries of a setup request before the run gives up.
+SETUP_TRIES = 10
+
+
 async def send(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> httpx.Response:
     """A setup request, tried again when the connection was closed under it (a kept-alive
-    connection the server closed at the same moment)."""
-    for attempt in range(3):
+    connection the server closed at the same moment), or after the wait a busy worker
+    asks for: the 300 people of 100 tables arrive at once, past what a worker starts
+    within its allowance (``server/capacity.py``), and the page too waits and retries."""
+    for attempt in range(SETUP_TRIES):
+        last = attempt == SETUP_TRIES - 1
         try:
             reply = await client.request(method, url, **kw)
         except httpx.TransportError:
-            if attempt == 2:
+            if last:
                 raise
             await asyncio.sleep(0.5)
+            continue
+        if reply.status_code == 503 and "retry-after" in reply.headers and not last:
+            await asyncio.sleep(float(reply.headers["retry-after"]))
             continue
         reply.raise_for_status()
         return reply
