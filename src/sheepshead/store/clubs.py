@@ -36,9 +36,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from sheepshead.store.daily_models import DailyResult
-from sheepshead.store.daily_store import _DEAL_COLUMNS, _aware
+from sheepshead.store.daily_store import _DEAL_COLUMNS
 from sheepshead.store.games import new_id
 from sheepshead.store.identity import DisplayName, shown_name
+from sheepshead.store.instants import utc
 from sheepshead.store.models import Base
 
 
@@ -138,9 +139,7 @@ def _club(row: Any, members: int) -> Club:
 
 
 def _joined(when: datetime) -> datetime:
-    aware = _aware(when)
-    assert aware is not None
-    return aware
+    return utc(when)
 
 
 def _count(conn: Connection, *where: Any) -> int:

@@ -34,6 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from sheepshead.store.daily_models import DailyAttempt, DailyDay, DailyResult
 from sheepshead.store.games import new_id
 from sheepshead.store.identity import DisplayName, shown_name
+from sheepshead.store.instants import utc
 
 DEALS = 5
 #: More to write in an attempt's save, in its transaction, at its instant.
@@ -101,13 +102,6 @@ def _attempt(row: Any) -> Attempt:
     )
 
 
-def _aware(when: datetime | None) -> datetime | None:
-    # SQLite gives back naive datetimes; every instant stored is UTC.
-    if when is None or when.tzinfo is not None:
-        return when
-    return when.replace(tzinfo=UTC)
-
-
 class DailyStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -148,8 +142,8 @@ class DailyStore:
             expert_points=None if row.expert_points is None else tuple(row.expert_points),
             field=row.field,
             spreads=None if row.spreads is None else tuple(row.spreads),
-            refreshed_at=_aware(row.refreshed_at),
-            ended_at=_aware(row.ended_at),
+            refreshed_at=utc(row.refreshed_at),
+            ended_at=utc(row.ended_at),
         )
 
     def days(self, before: date, limit: int = 60) -> list[Day]:

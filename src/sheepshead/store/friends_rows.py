@@ -40,18 +40,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from sheepshead.store.games import StoredHand
 from sheepshead.store.identity import DisplayName
+from sheepshead.store.instants import utc
 from sheepshead.store.models import Base
 
 
 def now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(when: datetime | None) -> datetime | None:
-    # SQLite gives naive datetimes back: they were written in UTC.
-    if when is None or when.tzinfo is not None:
-        return when
-    return when.replace(tzinfo=UTC)
 
 
 class FriendTableRow(Base):
@@ -274,8 +268,7 @@ def assemble(conn: Connection, t: Row[Any] | None, cache: DoneHands) -> StoredTa
     finished = next((i for i, h in enumerate(hands) if not h.done), len(hands))
     if finished > len(known.hands):
         cache.put(t.id, Done(hands[:finished], hints[:finished]))
-    acted = _aware(t.acted_at)
-    assert acted is not None
+    acted: datetime = utc(t.acted_at)
     return StoredTable(
         id=t.id,
         code=t.code,
@@ -290,13 +283,11 @@ def assemble(conn: Connection, t: Row[Any] | None, cache: DoneHands) -> StoredTa
         stamp=t.stamp,
         status=t.status,
         turn_seat=t.turn_seat,
-        deadline=_aware(t.deadline),
+        deadline=utc(t.deadline),
         messages=tuple(t.messages),
         acted_at=acted,
         seats=tuple(
-            StoredSeat(
-                s.seat, s.player_id, _aware(s.sat_at), s.covered, _aware(s.live_until), s.name
-            )
+            StoredSeat(s.seat, s.player_id, utc(s.sat_at), s.covered, utc(s.live_until), s.name)
             for s in seats
         ),
         hands=hands,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select, text, u
 from sheepshead.store.daily_models import DailyAddressPlay, DailyAttempt, DailyResult
 from sheepshead.store.daily_store import Attempt, DailyStore, Evidence
 from sheepshead.store.identity import DisplayName
+from sheepshead.store.instants import utc
 from sheepshead.store.stats import StatsStore
 
 #: How many days the evidence is kept for the moderators (``forget_addresses``).
@@ -61,11 +62,6 @@ class Flag:
     #: The other attempts played from its networks, first first, each with the network
     #: shared and whether the two overlapped in time.
     same_network: tuple[tuple[Play, str, bool], ...]
-
-
-def _aware(when: datetime) -> datetime:
-    # SQLite gives back naive datetimes; every instant stored is UTC.
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def record_play(attempt: Attempt, address: str, total: int | None) -> Evidence:
@@ -227,9 +223,9 @@ class ModerationStore:
 
 
 def _play(attempt_id: str, rows: list[Any], live: Any) -> Play:
-    first = min(_aware(r.created_at) for r in rows)
-    last = max(_aware(r.last_at or r.created_at) for r in rows)
-    finished = next((_aware(r.finished_at) for r in rows if r.finished_at is not None), None)
+    first = min(utc(r.created_at) for r in rows)
+    last = max(utc(r.last_at or r.created_at) for r in rows)
+    finished = next((utc(r.finished_at) for r in rows if r.finished_at is not None), None)
     total = next((r.total for r in rows if r.total is not None), None)
     if total is None and live is not None:
         # Evidence written before flags_0001 kept no result: the board's, if it stands.

@@ -50,6 +50,7 @@ from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from sheepshead.store.daily_models import DailyDay, DailyResult
 from sheepshead.store.hand_lines import THROWN_IN, HandLine, Streaks, streaks_of
+from sheepshead.store.instants import utc
 from sheepshead.store.models import Base
 
 #: Lines of history per page.
@@ -233,10 +234,6 @@ def counts_of(line: HandLine) -> dict[str, int]:
         "no_trick_won": int(line.no_trick == "won"),
         "no_trick_lost": int(line.no_trick == "lost"),
     }
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _upsert(conn: Connection, player_id: str, figures: list[str], counts: dict[str, int]) -> None:
@@ -571,7 +568,7 @@ def _history_line(row: Any) -> HistoryLine:
         result=row.result,
         points=row.points,
         multiplier=row.multiplier,
-        finished_at=_aware(row.finished_at),
+        finished_at=utc(row.finished_at),
         seed=None if row.seed is None else bytes(row.seed).hex(),
         counted=row.counted,
     )

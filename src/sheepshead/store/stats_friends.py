@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import (
     Connection,
@@ -32,6 +32,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, mapped_column
 
 from sheepshead.store.hand_lines import HandLine
+from sheepshead.store.instants import utc
 from sheepshead.store.models import Base
 from sheepshead.store.stats import record_hand
 
@@ -59,10 +60,6 @@ class Sitter:
     seat: int
     player_id: str
     sat_at: datetime | None
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def mask_of(seats: Sequence[int] | set[int]) -> int:
@@ -115,7 +112,7 @@ def hand_ended(
         counted = (
             row is not None
             and sitter.sat_at is not None
-            and sitter.sat_at <= _aware(row.dealt_at)
+            and sitter.sat_at <= utc(row.dealt_at)
             and not row.stood_in & (1 << sitter.seat)
         )
         record_hand(
