@@ -12,27 +12,22 @@ does not depend on where ``table_of`` puts the cards it cannot see.
 
 from __future__ import annotations
 
-import hashlib
-
 from sheepshead import kernel
-from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import Sampler, World, plays_of
-from sheepshead.bots.sim import SimHand
-from sheepshead.cards import Card
+from sheepshead.bots.sim import SimHand, shows_defender
+from sheepshead.bots.simview import partners_of, sim_of, table_of
 from sheepshead.kernel import (
     ABOVE,
     ACE_BIT,
     CARD_AT,
     FAIL,
     POINTS_AT,
+    SUIT_AT,
     SUIT_MASK,
     TRUMPS,
-    bit,
     high,
     low,
     points_of,
 )
-from sheepshead.view import SeatView
 
 __all__ = ["choose", "partners_of", "playout", "sim_of", "table_of"]
 
@@ -79,13 +74,58 @@ _DANGER: tuple[int, ...] = tuple(
 
 def playout(sim: SimHand) -> None:
     """Play the hand to its end with the policy (the last trick is forced:
-    ``SimHand.finish``)."""
+    ``SimHand.finish``). The hot loop of search: ``SimHand.legal`` and ``SimHand.play``
+    are written out, over what stays fixed in a hand (its lists are
+    edited in place); ``tests/bots/test_sim.py`` holds it to ``play`` and ``choose``."""
     last = sim.total_tricks - 1
-    play = sim.play
-    legal_now = sim.legal
+    hands, voids, legal_of = sim.hands, sim.voids, kernel.legal
+    picker, called, cs, unk, ten = sim.picker, sim.called, sim.cs, sim.unk, sim.ten_call
+    n, second = sim.n, sim.second
     while sim.trick_no < last:
-        legal = legal_now()
-        play(legal if legal & (legal - 1) == 0 else _decide(sim, legal))
+        seat = sim.turn
+        hand = hands[seat]
+        trick = sim.trick
+        if hand & (hand - 1) == 0:
+            card = hand
+        else:
+            led = sim.led if trick else -1
+            mine = seat == picker
+            card = legal_of(hand, led, mine, called, cs, unk, ten, sim.called_led, sim.trick_no)
+            if card & (card - 1):
+                card = _decide(sim, card)
+        hands[seat] = hand & ~card
+        played = sim.played = sim.played | card
+        pos = card.bit_length() - 1
+        suit = cs if card == unk else SUIT_AT[pos]
+        if trick:
+            led, best = sim.led, sim.best
+            if suit != led:
+                voids[seat] |= SUIT_MASK[led]
+        else:
+            sim.leader = seat
+            led = sim.led = suit
+            if led == cs and sim.called_led < 0:
+                sim.called_led = sim.trick_no
+            best = sim.best = sim.best_seat = -1
+        trick.append(card)
+        if card != unk and pos > best and (pos >= 18 or suit == led):
+            if (
+                best >= 0
+                and not sim.revealed
+                and sim.best_seat == picker
+                and seat != second
+                and shows_defender(best, led, played & ~unk)
+            ):
+                sim._shown_defender(seat)
+            sim.best, sim.best_seat = pos, seat
+        if card == called:
+            sim.called_by = seat
+            if not sim.revealed:
+                sim.revealed, sim.rel = True, sim.rel_full
+        if len(trick) < n:
+            sim.turn = seat + 1 if seat + 1 < n else 0
+        else:
+            sim._end_trick(led)
     if sim.trick_no == last:
         sim.finish()
 
@@ -108,67 +148,6 @@ def _decide(sim: SimHand, legal: int) -> int:
             return _picker_side_lead(sim, me, legal)
         return _defender_lead(sim, me, legal)
     return _follow(sim, me, legal)
-
-
-# The seat's own table -------------------------------------------------------------
-
-#: ``table_of`` places the cards the seat cannot see with this fixed generator: where
-#: they go changes nothing the policy reads, but the placement is deterministic anyway.
-_TABLE_SEED = hashlib.sha256(b"sheepshead-table-of/1").digest()
-
-
-def table_of(view: SeatView) -> SimHand:
-    """The seat's table as a ``SimHand`` at the view's point of play, for the policy:
-    the unseen cards are placed by the sampler (consistent with the view), which the
-    policy never reads for any seat but its own."""
-    return sim_of(view, Sampler(view).sample(Rng.from_bytes(_TABLE_SEED)))
-
-
-def partners_of(view: SeatView, world: World) -> frozenset[int]:
-    """The picker's partners in the world: the called card's holder (and a second)."""
-    called, picker = view.called, view.picker
-    if picker is None or called is None or view.alone:
-        return frozenset()
-    holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
-    if holder is None:
-        holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
-    if holder is None:  # only if the sampler had to drop the view's constraints
-        return frozenset()
-    if view.rules.second_partner:
-        return frozenset((holder, (picker - 1) % view.players))
-    return frozenset((holder,))
-
-
-def sim_of(view: SeatView, world: World) -> SimHand:
-    """The world's hand as a ``SimHand``, at the view's point of play."""
-    n = view.players
-    plays = plays_of(view)
-    dealt = [list(world.hands[s]) for s in range(n)]
-    order: list[Card] = []
-    for seat, card, _ in plays:
-        if card is None:
-            assert world.unknown is not None
-            card = world.unknown
-        dealt[seat].append(card)
-        order.append(card)
-    picker = view.picker
-    sim = SimHand.start(
-        view.rules,
-        dealt,
-        (view.dealer + 1) % n,
-        picker=picker,
-        partners=partners_of(view, world),
-        called=view.called,
-        unknown=world.unknown,
-        bury=world.bury,
-        blind=world.blind or (),
-        multiplier=kernel.hand_multiplier(view.multiplier, len(view.cracks)),
-        forced=picker == view.dealer,
-        named_trick=view.named_trick,
-    )
-    for card in order:
-        sim.play(bit(card))
-    return sim
 
 
 # Counting -----------------------------------------------------------------------

@@ -32,6 +32,33 @@ def shows_defender(best: int, led: int, played: int) -> bool:
     return not above & ~played
 
 
+def _known(n: int, picker: int, side: int, second: int) -> tuple[list[list[int]], list[list[int]]]:
+    """``SimHand._know``'s two tables (everyone knows every side; what each seat knows
+    before the partners are out), a function of the seats and sides only."""
+    full = [[0] * n for _ in range(n)]
+    rel = [[0] * n for _ in range(n)]
+    for a in range(n):
+        row, full_row = rel[a], full[a]
+        for b in range(n):
+            if a == b:
+                row[b] = full_row[b] = 1
+                continue
+            if picker < 0:
+                row[b] = full_row[b] = -1
+                continue
+            same = 1 if (side >> a & 1) == (side >> b & 1) else -1
+            full_row[b] = same
+            partner = a != picker and side >> a & 1
+            if partner or b == second or (a != picker and b == picker):
+                row[b] = same
+    return full, rel
+
+
+#: ``_known`` by its arguments: at most a few thousand (seats, picker, side masks).
+#: The tables are shared, so never edited in place (as ``rel`` already was not).
+_KNOWN: dict[tuple[int, int, int, int], tuple[list[list[int]], list[list[int]]]] = {}
+
+
 class SimHand:
     """The play of one hand from a known deal: mutable, cheap to copy.
 
@@ -210,23 +237,11 @@ class SimHand:
         is out, everyone knows everything; before, the partner knows the whole table,
         the picker knows only a second partner, and a defender only the picker's side
         it can see (the picker, a second partner)."""
-        n, picker, side, second = self.n, self.picker, self.side, self.second
-        full = [[0] * n for _ in range(n)]
-        rel = [[0] * n for _ in range(n)]
-        for a in range(n):
-            row, full_row = rel[a], full[a]
-            for b in range(n):
-                if a == b:
-                    row[b] = full_row[b] = 1
-                    continue
-                if picker < 0:
-                    row[b] = full_row[b] = -1
-                    continue
-                same = 1 if (side >> a & 1) == (side >> b & 1) else -1
-                full_row[b] = same
-                partner = a != picker and side >> a & 1
-                if partner or b == second or (a != picker and b == picker):
-                    row[b] = same
+        key = (self.n, self.picker, self.side, self.second)
+        known = _KNOWN.get(key)
+        if known is None:
+            known = _KNOWN[key] = _known(*key)
+        full, rel = known
         self.rel_full = full
         self.rel = full if self.revealed else rel
         shown = self.shown
@@ -387,7 +402,19 @@ class SimHand:
         if len(trick) < n:
             self.turn = seat + 1 if seat + 1 < n else 0
             return
-        self._end_trick(led)
+        # ``_end_trick``, written out.
+        winner = self.best_seat
+        if winner < 0:  # the unknown led and nothing followed it: the next seat wins
+            winner = (self.leader + 1) % n
+        self.won_points[winner] += points_of(sum(trick))
+        self.won_tricks[winner] += 1
+        if self.trick_no == self.named_trick:
+            self.named_winner = winner
+        self.trick_no += 1
+        self.suits_led |= SUIT_MASK[led]
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
 
     def _end_trick(self, led: int) -> None:
         winner = self.best_seat
