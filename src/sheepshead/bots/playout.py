@@ -26,7 +26,6 @@ from sheepshead.kernel import (
     TRUMPS,
     high,
     low,
-    points_of,
 )
 
 __all__ = ["choose", "partners_of", "playout", "sim_of", "table_of"]
@@ -81,6 +80,11 @@ def playout(sim: SimHand) -> None:
     hands, voids, legal_of = sim.hands, sim.voids, kernel.legal
     picker, called, cs, unk, ten = sim.picker, sim.called, sim.cs, sim.unk, sim.ten_call
     n, second = sim.n, sim.second
+    if sim.leaster:
+        follow, leads = _leaster, [_leaster] * n
+    else:
+        follow = _follow
+        leads = [_picker_side_lead if sim.side >> s & 1 else _defender_lead for s in range(n)]
     while sim.trick_no < last:
         seat = sim.turn
         hand = hands[seat]
@@ -91,8 +95,8 @@ def playout(sim: SimHand) -> None:
             led = sim.led if trick else -1
             mine = seat == picker
             card = legal_of(hand, led, mine, called, cs, unk, ten, sim.called_led, sim.trick_no)
-            if card & (card - 1):
-                card = _decide(sim, card)
+            if card & (card - 1):  # ``_decide``, by seat
+                card = (follow if trick else leads[seat])(sim, seat, card)
         hands[seat] = hand & ~card
         played = sim.played = sim.played | card
         pos = card.bit_length() - 1
@@ -108,6 +112,7 @@ def playout(sim: SimHand) -> None:
                 sim.called_led = sim.trick_no
             best = sim.best = sim.best_seat = -1
         trick.append(card)
+        sim.trick_points += POINTS_AT[pos]
         if card != unk and pos > best and (pos >= 18 or suit == led):
             if (
                 best >= 0
@@ -327,14 +332,14 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     else:  # only the face-down unknown so far: any card that follows wins
         beat = SUIT_MASK[led] | TRUMPS
     wins = legal & beat
-    trick = sum(sim.trick)  # the bits are distinct: their sum is their union
+    points = sim.trick_points
     out = ~sim.played & ~sim.hands[me] & 0xFFFFFFFF  # ``_out``
+    unk = sim.unk
     if me == picker:
-        wins &= ~sim.unk
-        points = points_of(trick)
+        wins &= ~unk
         out &= ~sim.bury
-    else:
-        points = points_of(trick & ~sim.unk)  # a face-down card's points are unseen
+    elif unk and unk in sim.trick:
+        points -= POINTS_AT[unk.bit_length() - 1]  # a face-down card's points are unseen
     loses = legal & ~wins
     side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
     later = _later_mask(sim, me, out)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from sheepshead import kernel
 from sheepshead.cards import Card
 from sheepshead.game import Game
-from sheepshead.kernel import SUIT_AT, SUIT_MASK, TRUMPS, mask_of, points_of
+from sheepshead.kernel import POINTS_AT, SUIT_AT, SUIT_MASK, TRUMPS, mask_of, points_of
 from sheepshead.rules import LeasterBlind, Rules
 
 
@@ -104,6 +104,7 @@ class SimHand:
         "total_tricks",
         "trick",
         "trick_no",
+        "trick_points",
         "turn",
         "unk",
         "voids",
@@ -143,6 +144,8 @@ class SimHand:
     turn: int
     #: The cards (bits) of the trick being played, in order.
     trick: list[int]
+    #: The card points of ``trick``, kept as it is played.
+    trick_points: int
     led: int
     best: int
     best_seat: int
@@ -214,6 +217,7 @@ class SimHand:
         self.leader = leader
         self.turn = leader
         self.trick = []
+        self.trick_points = 0
         self.led = -1
         self.best = -1
         self.best_seat = -1
@@ -324,6 +328,7 @@ class SimHand:
         new.total_tricks = self.total_tricks
         new.trick = self.trick[:]
         new.trick_no = self.trick_no
+        new.trick_points = self.trick_points
         new.turn = self.turn
         new.unk = self.unk
         new.voids = self.voids[:]
@@ -381,6 +386,7 @@ class SimHand:
             if suit != led:
                 self.voids[seat] |= SUIT_MASK[led]
         trick.append(card)
+        self.trick_points += POINTS_AT[pos]
         # ``kernel.takes``: not the unknown card; a higher trump, or of the suit led.
         if card != unk and pos > best and (pos >= 18 or suit == led):
             if (
@@ -406,13 +412,14 @@ class SimHand:
         winner = self.best_seat
         if winner < 0:  # the unknown led and nothing followed it: the next seat wins
             winner = (self.leader + 1) % n
-        self.won_points[winner] += points_of(sum(trick))
+        self.won_points[winner] += self.trick_points
         self.won_tricks[winner] += 1
         if self.trick_no == self.named_trick:
             self.named_winner = winner
         self.trick_no += 1
         self.suits_led |= SUIT_MASK[led]
         self.trick = []
+        self.trick_points = 0
         self.leader = winner
         self.turn = winner
 
@@ -421,13 +428,14 @@ class SimHand:
         if winner < 0:  # the unknown led and nothing followed it: the next seat wins
             winner = (self.leader + 1) % self.n
         # The bits are distinct, so their sum is their union.
-        self.won_points[winner] += points_of(sum(self.trick))
+        self.won_points[winner] += self.trick_points
         self.won_tricks[winner] += 1
         if self.trick_no == self.named_trick:
             self.named_winner = winner
         self.trick_no += 1
         self.suits_led |= SUIT_MASK[led]
         self.trick = []
+        self.trick_points = 0
         self.leader = winner
         self.turn = winner
 
@@ -456,7 +464,9 @@ class SimHand:
             if card != unk and pos > best and (pos >= 18 or SUIT_AT[pos] == led):
                 best, best_seat = pos, seat
             seat = seat + 1 if seat + 1 < n else 0
-        self.played |= sum(trick)
+        cards = sum(trick)  # the bits are distinct: their sum is their union
+        self.played |= cards
+        self.trick_points = points_of(cards)
         self.best, self.best_seat = best, best_seat
         self._end_trick(led)
 
