@@ -167,13 +167,16 @@ def _out(sim: SimHand, me: int) -> int:
 def _later_mask(sim: SimHand, me: int, out: int) -> int:
     """What the seats still to play may hold and play on this trick (``could_beat``)."""
     n = sim.n
+    first = len(sim.trick) + 1
+    if first >= n:
+        return 0  # the last to play
     called = sim.called
     picker = sim.picker
     holder = me if sim.hands[me] & called else sim.called_by
     first_called = sim.led == sim.cs and sim.called_led == sim.trick_no
     voids = sim.voids
     mask = 0
-    for i in range(len(sim.trick) + 1, n):
+    for i in range(first, n):
         seat = (sim.leader + i) % n
         m = out & ~voids[seat]
         if called and ((holder >= 0 and holder != seat) or seat == picker):
