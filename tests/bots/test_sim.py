@@ -71,6 +71,26 @@ def test_playout_policy_only_plays_legal_cards(preset: str, rnd: random.Random) 
     assert sim.scores() == result.scores
 
 
+@per_preset(25)
+def test_playout_is_choose_and_play_card_by_card(preset: str, rnd: random.Random) -> None:
+    # ``playout`` writes ``legal`` and ``play`` out for speed: it must leave the hand
+    # exactly as the policy's ``choose`` and ``SimHand.play`` do, card by card.
+    game = random_position(preset, rnd)
+    if game is None:
+        return
+    fast = SimHand.from_game(game)
+    slow = fast.copy()
+    playout(fast)
+    while slow.trick_no < slow.total_tricks - 1:
+        slow.play(choose(slow))
+    if not slow.done:
+        slow.finish()
+    for name in SimHand.__slots__:
+        assert getattr(fast, name) == getattr(slow, name), name
+    assert fast.scores() == slow.scores()
+    assert fast.own_points(0) == slow.own_points(0)
+
+
 def test_copy_is_independent() -> None:
     game = to_play(deal(PRESETS["standard"], random.Random(3)), random.Random(3))
     sim = SimHand.from_game(game)

@@ -12,27 +12,21 @@ does not depend on where ``table_of`` puts the cards it cannot see.
 
 from __future__ import annotations
 
-import hashlib
-
 from sheepshead import kernel
-from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import Sampler, World, plays_of
-from sheepshead.bots.sim import SimHand
-from sheepshead.cards import Card
+from sheepshead.bots.sim import SimHand, shows_defender
+from sheepshead.bots.simview import partners_of, sim_of, table_of
 from sheepshead.kernel import (
     ABOVE,
     ACE_BIT,
     CARD_AT,
     FAIL,
     POINTS_AT,
+    SUIT_AT,
     SUIT_MASK,
     TRUMPS,
-    bit,
     high,
     low,
-    points_of,
 )
-from sheepshead.view import SeatView
 
 __all__ = ["choose", "partners_of", "playout", "sim_of", "table_of"]
 
@@ -79,13 +73,64 @@ _DANGER: tuple[int, ...] = tuple(
 
 def playout(sim: SimHand) -> None:
     """Play the hand to its end with the policy (the last trick is forced:
-    ``SimHand.finish``)."""
+    ``SimHand.finish``). The hot loop of search: ``SimHand.legal`` and ``SimHand.play``
+    are written out, over what stays fixed in a hand (its lists are
+    edited in place); ``tests/bots/test_sim.py`` holds it to ``play`` and ``choose``."""
     last = sim.total_tricks - 1
-    play = sim.play
-    legal_now = sim.legal
+    hands, voids, legal_of = sim.hands, sim.voids, kernel.legal
+    picker, called, cs, unk, ten = sim.picker, sim.called, sim.cs, sim.unk, sim.ten_call
+    n, second = sim.n, sim.second
+    if sim.leaster:
+        follow, leads = _leaster, [_leaster] * n
+    else:
+        follow = _follow
+        leads = [_picker_side_lead if sim.side >> s & 1 else _defender_lead for s in range(n)]
     while sim.trick_no < last:
-        legal = legal_now()
-        play(legal if legal & (legal - 1) == 0 else _decide(sim, legal))
+        seat = sim.turn
+        hand = hands[seat]
+        trick = sim.trick
+        if hand & (hand - 1) == 0:
+            card = hand
+        else:
+            led = sim.led if trick else -1
+            mine = seat == picker
+            card = legal_of(hand, led, mine, called, cs, unk, ten, sim.called_led, sim.trick_no)
+            if card & (card - 1):  # ``_decide``, by seat
+                card = (follow if trick else leads[seat])(sim, seat, card)
+        hands[seat] = hand & ~card
+        played = sim.played = sim.played | card
+        pos = card.bit_length() - 1
+        suit = cs if card == unk else SUIT_AT[pos]
+        if trick:
+            led, best = sim.led, sim.best
+            if suit != led:
+                voids[seat] |= SUIT_MASK[led]
+        else:
+            sim.leader = seat
+            led = sim.led = suit
+            if led == cs and sim.called_led < 0:
+                sim.called_led = sim.trick_no
+            best = sim.best = sim.best_seat = -1
+        trick.append(card)
+        sim.trick_points += POINTS_AT[pos]
+        if card != unk and pos > best and (pos >= 18 or suit == led):
+            if (
+                best >= 0
+                and not sim.revealed
+                and sim.best_seat == picker
+                and seat != second
+                and shows_defender(best, led, played & ~unk)
+            ):
+                sim._shown_defender(seat)
+            sim.best, sim.best_seat = pos, seat
+        if card == called:
+            sim.called_by = seat
+            if not sim.revealed:
+                sim.revealed, sim.rel = True, sim.rel_full
+        if len(trick) < n:
+            sim.turn = seat + 1 if seat + 1 < n else 0
+        else:
+            sim._end_trick(led)
     if sim.trick_no == last:
         sim.finish()
 
@@ -110,67 +155,6 @@ def _decide(sim: SimHand, legal: int) -> int:
     return _follow(sim, me, legal)
 
 
-# The seat's own table -------------------------------------------------------------
-
-#: ``table_of`` places the cards the seat cannot see with this fixed generator: where
-#: they go changes nothing the policy reads, but the placement is deterministic anyway.
-_TABLE_SEED = hashlib.sha256(b"sheepshead-table-of/1").digest()
-
-
-def table_of(view: SeatView) -> SimHand:
-    """The seat's table as a ``SimHand`` at the view's point of play, for the policy:
-    the unseen cards are placed by the sampler (consistent with the view), which the
-    policy never reads for any seat but its own."""
-    return sim_of(view, Sampler(view).sample(Rng.from_bytes(_TABLE_SEED)))
-
-
-def partners_of(view: SeatView, world: World) -> frozenset[int]:
-    """The picker's partners in the world: the called card's holder (and a second)."""
-    called, picker = view.called, view.picker
-    if picker is None or called is None or view.alone:
-        return frozenset()
-    holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
-    if holder is None:
-        holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
-    if holder is None:  # only if the sampler had to drop the view's constraints
-        return frozenset()
-    if view.rules.second_partner:
-        return frozenset((holder, (picker - 1) % view.players))
-    return frozenset((holder,))
-
-
-def sim_of(view: SeatView, world: World) -> SimHand:
-    """The world's hand as a ``SimHand``, at the view's point of play."""
-    n = view.players
-    plays = plays_of(view)
-    dealt = [list(world.hands[s]) for s in range(n)]
-    order: list[Card] = []
-    for seat, card, _ in plays:
-        if card is None:
-            assert world.unknown is not None
-            card = world.unknown
-        dealt[seat].append(card)
-        order.append(card)
-    picker = view.picker
-    sim = SimHand.start(
-        view.rules,
-        dealt,
-        (view.dealer + 1) % n,
-        picker=picker,
-        partners=partners_of(view, world),
-        called=view.called,
-        unknown=world.unknown,
-        bury=world.bury,
-        blind=world.blind or (),
-        multiplier=kernel.hand_multiplier(view.multiplier, len(view.cracks)),
-        forced=picker == view.dealer,
-        named_trick=view.named_trick,
-    )
-    for card in order:
-        sim.play(bit(card))
-    return sim
-
-
 # Counting -----------------------------------------------------------------------
 
 
@@ -183,13 +167,16 @@ def _out(sim: SimHand, me: int) -> int:
 def _later_mask(sim: SimHand, me: int, out: int) -> int:
     """What the seats still to play may hold and play on this trick (``could_beat``)."""
     n = sim.n
+    first = len(sim.trick) + 1
+    if first >= n:
+        return 0  # the last to play
     called = sim.called
     picker = sim.picker
     holder = me if sim.hands[me] & called else sim.called_by
     first_called = sim.led == sim.cs and sim.called_led == sim.trick_no
     voids = sim.voids
     mask = 0
-    for i in range(len(sim.trick) + 1, n):
+    for i in range(first, n):
         seat = (sim.leader + i) % n
         m = out & ~voids[seat]
         if called and ((holder >= 0 and holder != seat) or seat == picker):
@@ -348,14 +335,14 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     else:  # only the face-down unknown so far: any card that follows wins
         beat = SUIT_MASK[led] | TRUMPS
     wins = legal & beat
-    trick = sum(sim.trick)  # the bits are distinct: their sum is their union
+    points = sim.trick_points
     out = ~sim.played & ~sim.hands[me] & 0xFFFFFFFF  # ``_out``
+    unk = sim.unk
     if me == picker:
-        wins &= ~sim.unk
-        points = points_of(trick)
+        wins &= ~unk
         out &= ~sim.bury
-    else:
-        points = points_of(trick & ~sim.unk)  # a face-down card's points are unseen
+    elif unk and unk in sim.trick:
+        points -= POINTS_AT[unk.bit_length() - 1]  # a face-down card's points are unseen
     loses = legal & ~wins
     side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
     later = _later_mask(sim, me, out)

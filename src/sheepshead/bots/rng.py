@@ -16,6 +16,9 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
+#: ``below``'s rejection limits for the small bounds, worked out once.
+_SMALL = 64
+_LIMITS = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, _SMALL)))
 
 
 class Rng:
@@ -67,11 +70,21 @@ class Rng:
             return 0
         # Draws at or above the largest multiple of n are redrawn, so every residue is
         # equally likely; at most half the draws are rejected, usually almost none.
-        limit = _TWO64 - (_TWO64 % n)
-        next_u64 = self.next_u64
-        while True:
-            x = next_u64()
+        limit = _LIMITS[n] if n < _SMALL else _TWO64 - (_TWO64 % n)
+        s = self._s
+        s0, s1, s2, s3 = s
+        while True:  # ``next_u64``, written out (the sampler's hot loop)
+            x = (s1 * 5) & _MASK
+            x = ((((x << 7) | (x >> 57)) & _MASK) * 9) & _MASK
+            t = (s1 << 17) & _MASK
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= t
+            s3 = ((s3 << 45) | (s3 >> 19)) & _MASK
             if x < limit:
+                s[0], s[1], s[2], s[3] = s0, s1, s2, s3
                 return x % n
 
     def random(self) -> float:
@@ -84,11 +97,29 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates, in place."""
-        below = self.below
+        """Fisher–Yates, in place: ``below(i + 1)`` for i from the last index down to 1,
+        with ``next_u64`` written out (the same draws in the same order)."""
+        s = self._s
+        s0, s1, s2, s3 = s
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            n = i + 1
+            limit = limits[n] if n < _SMALL else _TWO64 - (_TWO64 % n)
+            while True:
+                x = (s1 * 5) & _MASK
+                x = ((((x << 7) | (x >> 57)) & _MASK) * 9) & _MASK
+                t = (s1 << 17) & _MASK
+                s2 ^= s0
+                s3 ^= s1
+                s1 ^= s2
+                s0 ^= s3
+                s2 ^= t
+                s3 = ((s3 << 45) | (s3 >> 19)) & _MASK
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        s[0], s[1], s[2], s[3] = s0, s1, s2, s3
 
     def fork(self, label: str | bytes) -> Rng:
         """An independent generator named by ``label``; this one is not advanced, so

@@ -121,7 +121,18 @@ class _Problem:
     slack of the largest such union inside it. Those unions are few (at most 64).
     """
 
-    __slots__ = ("cap", "family", "free", "size", "slack", "tight_cards")
+    __slots__ = (
+        "cap",
+        "family",
+        "free",
+        "hold_options",
+        "holds",
+        "inside",
+        "outside",
+        "size",
+        "slack",
+        "tight_cards",
+    )
 
     def __init__(self, cap: list[int], allowed: dict[Card, int], keep: frozenset[Card]) -> None:
         self.cap = cap
@@ -147,6 +158,18 @@ class _Problem:
             room_f = sum(cap[h] for h in range(self.size) if f >> h & 1)
             inside = sum(1 for _, m in self.tight_cards if m & ~f == 0)
             self.slack.append(room_f - inside)
+        # ``_place``'s bookkeeping, worked out once per problem instead of once per card
+        # of every world: the sets that hold a holder, the sets a card's holders lie
+        # inside, the sets with holders outside a card's (each with its holders).
+        sets = range(len(self.family))
+        self.holds = [tuple(i for i in sets if self.family[i] >> h & 1) for h in range(self.size)]
+        masks = {m for _, m in self.tight_cards}
+        self.inside = {m: tuple(i for i in sets if m & ~self.family[i] == 0) for m in masks}
+        self.outside = {
+            m: tuple((i, self.family[i]) for i in sets if m & ~self.family[i]) for m in masks
+        }
+        #: ``Sampler.sample``'s hold cards, by (suit, holder): they depend on the problem only.
+        self.hold_options: dict[tuple[Suit, int], list[Card]] = {}
 
     @property
     def feasible(self) -> bool:
@@ -168,9 +191,10 @@ def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[
     size = problem.size
     room = problem.cap[:]
     slack = problem.slack[:]
-    family = problem.family
-    sets = range(len(family))
-    out: list[list[Card]] = [[] for _ in range(size)]
+    holds, inside, outside = problem.holds, problem.inside, problem.outside
+    holders = range(size)
+    below = rng.below
+    out: list[list[Card]] = [[] for _ in holders]
     cards = problem.tight_cards[:]
     rng.shuffle(cards)
     # The most restricted cards first: they have the fewest places left.
@@ -186,32 +210,31 @@ def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[
         else:
             # Holders in a set with no slack left may take only cards bound to that set.
             barred = 0
-            for i in sets:
-                if slack[i] == 0 and mask & ~family[i]:
-                    barred |= family[i]
+            for i, f in outside[mask]:
+                if slack[i] == 0:
+                    barred |= f
+            allowed = mask & ~barred
             options: list[int] = []
             weights = 0
-            for h in range(size):
-                if mask >> h & 1 and room[h] and not barred >> h & 1:
+            for h in holders:
+                if allowed >> h & 1 and room[h]:
                     options.append(h)
                     weights += room[h]
-            pick = rng.below(weights)
+            pick = below(weights)
             for h in options:
                 pick -= room[h]
                 if pick < 0:
                     break
         room[h] -= 1
         out[h].append(card)
-        for i in sets:
-            f = family[i]
-            if f >> h & 1:
-                slack[i] -= 1
-            if mask & ~f == 0:
-                slack[i] += 1
+        for i in holds[h]:
+            slack[i] -= 1
+        for i in inside[mask]:
+            slack[i] += 1
     free = problem.free[:]
     rng.shuffle(free)
     at = 0
-    for h in range(size):
+    for h in holders:
         take = room[h]
         out[h].extend(free[at : at + take])
         at += take
@@ -494,11 +517,13 @@ class Sampler:
         if self.hold_suit is not None and picker is not None:
             # The picker's hold card: one of the suit, drawn among those that fit.
             h = self.seat_holder[picker]
-            options = [
-                c
-                for c, m in problem.tight_cards
-                if c.fail_suit is self.hold_suit and m >> h & 1 and problem.fits(m, h)
-            ]
+            options = problem.hold_options.get((self.hold_suit, h))
+            if options is None:
+                options = problem.hold_options[self.hold_suit, h] = [
+                    c
+                    for c, m in problem.tight_cards
+                    if c.fail_suit is self.hold_suit and m >> h & 1 and problem.fits(m, h)
+                ]
             if options:
                 first = (options[rng.below(len(options))], h)
         return self._world(_place(problem, rng, first))

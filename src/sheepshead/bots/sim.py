@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from sheepshead import kernel
 from sheepshead.cards import Card
 from sheepshead.game import Game
-from sheepshead.kernel import SUIT_AT, SUIT_MASK, TRUMPS, mask_of, points_of
+from sheepshead.kernel import POINTS_AT, SUIT_AT, SUIT_MASK, TRUMPS, mask_of, points_of
 from sheepshead.rules import LeasterBlind, Rules
 
 
@@ -30,6 +30,33 @@ def shows_defender(best: int, led: int, played: int) -> bool:
     unknown card does not count as played: the table cannot see it."""
     above = kernel.ABOVE[best] if best >= 18 else (kernel.ABOVE[best] & SUIT_MASK[led]) | TRUMPS
     return not above & ~played
+
+
+def _known(n: int, picker: int, side: int, second: int) -> tuple[list[list[int]], list[list[int]]]:
+    """``SimHand._know``'s two tables (everyone knows every side; what each seat knows
+    before the partners are out), a function of the seats and sides only."""
+    full = [[0] * n for _ in range(n)]
+    rel = [[0] * n for _ in range(n)]
+    for a in range(n):
+        row, full_row = rel[a], full[a]
+        for b in range(n):
+            if a == b:
+                row[b] = full_row[b] = 1
+                continue
+            if picker < 0:
+                row[b] = full_row[b] = -1
+                continue
+            same = 1 if (side >> a & 1) == (side >> b & 1) else -1
+            full_row[b] = same
+            partner = a != picker and side >> a & 1
+            if partner or b == second or (a != picker and b == picker):
+                row[b] = same
+    return full, rel
+
+
+#: ``_known`` by its arguments: at most a few thousand (seats, picker, side masks).
+#: The tables are shared, so never edited in place (as ``rel`` already was not).
+_KNOWN: dict[tuple[int, int, int, int], tuple[list[list[int]], list[list[int]]]] = {}
 
 
 class SimHand:
@@ -77,6 +104,7 @@ class SimHand:
         "total_tricks",
         "trick",
         "trick_no",
+        "trick_points",
         "turn",
         "unk",
         "voids",
@@ -116,6 +144,8 @@ class SimHand:
     turn: int
     #: The cards (bits) of the trick being played, in order.
     trick: list[int]
+    #: The card points of ``trick``, kept as it is played.
+    trick_points: int
     led: int
     best: int
     best_seat: int
@@ -187,6 +217,7 @@ class SimHand:
         self.leader = leader
         self.turn = leader
         self.trick = []
+        self.trick_points = 0
         self.led = -1
         self.best = -1
         self.best_seat = -1
@@ -210,23 +241,11 @@ class SimHand:
         is out, everyone knows everything; before, the partner knows the whole table,
         the picker knows only a second partner, and a defender only the picker's side
         it can see (the picker, a second partner)."""
-        n, picker, side, second = self.n, self.picker, self.side, self.second
-        full = [[0] * n for _ in range(n)]
-        rel = [[0] * n for _ in range(n)]
-        for a in range(n):
-            row, full_row = rel[a], full[a]
-            for b in range(n):
-                if a == b:
-                    row[b] = full_row[b] = 1
-                    continue
-                if picker < 0:
-                    row[b] = full_row[b] = -1
-                    continue
-                same = 1 if (side >> a & 1) == (side >> b & 1) else -1
-                full_row[b] = same
-                partner = a != picker and side >> a & 1
-                if partner or b == second or (a != picker and b == picker):
-                    row[b] = same
+        key = (self.n, self.picker, self.side, self.second)
+        known = _KNOWN.get(key)
+        if known is None:
+            known = _KNOWN[key] = _known(*key)
+        full, rel = known
         self.rel_full = full
         self.rel = full if self.revealed else rel
         shown = self.shown
@@ -309,6 +328,7 @@ class SimHand:
         new.total_tricks = self.total_tricks
         new.trick = self.trick[:]
         new.trick_no = self.trick_no
+        new.trick_points = self.trick_points
         new.turn = self.turn
         new.unk = self.unk
         new.voids = self.voids[:]
@@ -366,6 +386,7 @@ class SimHand:
             if suit != led:
                 self.voids[seat] |= SUIT_MASK[led]
         trick.append(card)
+        self.trick_points += POINTS_AT[pos]
         # ``kernel.takes``: not the unknown card; a higher trump, or of the suit led.
         if card != unk and pos > best and (pos >= 18 or suit == led):
             if (
@@ -387,20 +408,34 @@ class SimHand:
         if len(trick) < n:
             self.turn = seat + 1 if seat + 1 < n else 0
             return
-        self._end_trick(led)
-
-    def _end_trick(self, led: int) -> None:
+        # ``_end_trick``, written out.
         winner = self.best_seat
         if winner < 0:  # the unknown led and nothing followed it: the next seat wins
-            winner = (self.leader + 1) % self.n
-        # The bits are distinct, so their sum is their union.
-        self.won_points[winner] += points_of(sum(self.trick))
+            winner = (self.leader + 1) % n
+        self.won_points[winner] += self.trick_points
         self.won_tricks[winner] += 1
         if self.trick_no == self.named_trick:
             self.named_winner = winner
         self.trick_no += 1
         self.suits_led |= SUIT_MASK[led]
         self.trick = []
+        self.trick_points = 0
+        self.leader = winner
+        self.turn = winner
+
+    def _end_trick(self, led: int) -> None:
+        winner = self.best_seat
+        if winner < 0:  # the unknown led and nothing followed it: the next seat wins
+            winner = (self.leader + 1) % self.n
+        # The bits are distinct, so their sum is their union.
+        self.won_points[winner] += self.trick_points
+        self.won_tricks[winner] += 1
+        if self.trick_no == self.named_trick:
+            self.named_winner = winner
+        self.trick_no += 1
+        self.suits_led |= SUIT_MASK[led]
+        self.trick = []
+        self.trick_points = 0
         self.leader = winner
         self.turn = winner
 
@@ -429,7 +464,9 @@ class SimHand:
             if card != unk and pos > best and (pos >= 18 or SUIT_AT[pos] == led):
                 best, best_seat = pos, seat
             seat = seat + 1 if seat + 1 < n else 0
-        self.played |= sum(trick)
+        cards = sum(trick)  # the bits are distinct: their sum is their union
+        self.played |= cards
+        self.trick_points = points_of(cards)
         self.best, self.best_seat = best, best_seat
         self._end_trick(led)
 
