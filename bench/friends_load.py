@@ -51,9 +51,13 @@ def percentile(values: list[float], p: float) -> float:
 @dataclass
 class Figures:
     update: list[float] = field(default_factory=list)
+    #: Per update: when its action was sent (perf_counter) and its time.
+    timeline: list[tuple[float, float]] = field(default_factory=list)
     reply: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     hands: int = 0
+    #: When each refused action was sent (perf_counter).
+    refused: list[float] = field(default_factory=list)
     #: When every table had started (perf_counter).
     setup: float = 0.0
 
@@ -159,6 +163,7 @@ class Person:
                 pending = table.waiting.get(self.seat, [])
                 for sent, at in [p for p in pending if version > p[1]]:
                     self.figures.update.append(got - sent)
+                    self.figures.timeline.append((sent, got - sent))
                     pending.remove((sent, at))
                 await self.decide(table, state, rng)
 
@@ -198,6 +203,7 @@ class Person:
         self.figures.reply.append(time.perf_counter() - sent)
         if status != 200:
             self.figures.errors.append(f"{status} {reply[:80]!r}")
+            self.figures.refused.append(sent)
 
     async def deal(self, table: Table, version: int) -> None:
         await asyncio.sleep(1.0)
@@ -295,6 +301,26 @@ async def drive(base: str, args: argparse.Namespace) -> Figures:
     return figures
 
 
+def windows(figures: Figures, width: float) -> str:
+    """The socket updates by when their action was sent: count, p50, p99, slowest, per
+    window of ``width`` seconds from the start of play (where the slow ones are)."""
+    groups: dict[int, list[float]] = {}
+    for sent, spent in figures.timeline:
+        groups.setdefault(int((sent - figures.setup) // width), []).append(spent)
+    lines = []
+    for index in sorted(groups):
+        spent = groups[index]
+        ms = [percentile(spent, p) * 1000 for p in (50, 99, 100)]
+        lines.append(
+            f"  {index * width:5.0f} s: {len(spent):5d} updates, "
+            f"p50 {ms[0]:.0f}, p99 {ms[1]:.0f}, slowest {ms[2]:.0f} ms\n"
+        )
+    if figures.refused:
+        at = ", ".join(f"{sent - figures.setup:.1f}" for sent in figures.refused)
+        lines.append(f"  refused actions sent at (s): {at}\n")
+    return "".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100)
@@ -304,6 +330,9 @@ def main() -> int:
     parser.add_argument("--think-min", type=float, default=0.5)
     parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--p99-limit", type=float, default=0.25)
+    parser.add_argument(
+        "--windows", type=float, default=0.0, help="also the updates per window of N seconds"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, postgres_database("sheepshead_friends") as db:
         url = db[2]
@@ -332,6 +361,8 @@ def main() -> int:
     out.write(f"action replies: {len(figures.reply)}, {reply}\n")
     out.write(f"hands dealt: {figures.hands}; errors: {len(figures.errors)} {figures.errors[:5]}\n")
     out.write(f"worker memory (RSS, MiB): {memory}\n")
+    if args.windows:
+        out.write(windows(figures, args.windows))
     return 0 if p99 <= args.p99_limit and not figures.errors else 1
 
 

@@ -340,6 +340,29 @@ class FriendsStore:
                 .values(live_until=until)
             )
 
+    def arrive(self, code: str, player_id: str, at: datetime, until: datetime) -> bool:
+        """A socket of ``player_id``'s opened at table ``code`` (not closed): their
+        seat's presence renewed until ``until`` if they are there already (not
+        covered, not away at ``at``), in one statement; False (nothing written) when
+        they are not, or have no seat: their arrival is then a locked write."""
+        table = (
+            select(FriendTableRow.id)
+            .where(FriendTableRow.code == code, FriendTableRow.status != "closed")
+            .scalar_subquery()
+        )
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(FriendSeatRow)
+                .where(
+                    FriendSeatRow.table_id == table,
+                    FriendSeatRow.player_id == player_id,
+                    FriendSeatRow.covered.is_(False),
+                    (FriendSeatRow.live_until.is_(None)) | (FriendSeatRow.live_until >= at),
+                )
+                .values(live_until=until)
+            )
+            return done.rowcount == 1
+
     def live(self, table_id: str, seat: int, player_id: str, until: datetime) -> bool:
         """Renew a socket's presence (no wake-up: nothing anyone sees changed);
         False when the seat is no longer this player's."""
