@@ -96,9 +96,9 @@ def test_a_wake_ups_one_statement_read_is_the_table_a_transaction_reads(
     a transaction: it must give what the three statements of ``load`` give, on a
     process that has the finished hands already and on one reading them first."""
     one, two = apps
-    host = person(one, "Hostess")
+    host = person(one, "Reading Host")
     code = host.post(API, json={"rules": {"players": 3}, "seconds": 30}).json()["code"]
-    guest = person(one, "Guest")
+    guest = person(one, "Reading Guest")
     assert guest.post(f"{API}/{code}/seats").status_code == 200
     friends = one.state.friends
     table_id = friends.load(code).id
