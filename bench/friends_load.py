@@ -6,12 +6,15 @@ Each person waits 0.5 to 3 s (``--think``) once it is their turn, then posts the
 legal action... a random one. The figure is the time from an action's request leaving
 the client to each *other* seat's socket receiving a state at a later version (the
 LISTEN/NOTIFY path when the other seat's socket sits on the other worker); also the
-action's own reply time, errors, and each worker's memory (RSS) at the end.
+action's own reply time, errors, and each worker's memory (RSS) at the end. No action
+is sent after ``--duration``; the sockets stay open ``GRACE`` seconds more for the last
+updates, and an update of an applied action that never arrived is counted (a miss).
+``--windows N`` also gives the updates per N seconds of play (where the slow ones are).
 
     .venv/bin/python bench/friends_load.py --tables 100 --duration 60
 
 Exit status: 0 if p99 of the socket update is at most ``--p99-limit`` (0.25 s) with no
-error. ``docs/performance.md`` (Friends' tables) has the figures.
+error and no miss. ``docs/performance.md`` (Friends' tables) has the figures.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from servers import TLS, ServerProcess, migrate_database, postgres_database  # noqa: E402  (bench/servers.py)
 
 API = "/api/v1/tables"
+#: Seconds the sockets stay open after the play's end, no action sent any more: the
+#: updates of the last actions still arrive (and count), and no socket closes (its
+#: seat away, the computer standing in) under an action still in flight.
+GRACE = 2.0
 COOKIE = "sheepshead_player"
 
 
@@ -51,9 +58,15 @@ def percentile(values: list[float], p: float) -> float:
 @dataclass
 class Figures:
     update: list[float] = field(default_factory=list)
+    #: Per update: when its action was sent (perf_counter) and its time.
+    timeline: list[tuple[float, float]] = field(default_factory=list)
     reply: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     hands: int = 0
+    #: Updates of applied actions that a seat's socket never received (by the end).
+    missed: int = 0
+    #: When each refused action was sent (perf_counter).
+    refused: list[float] = field(default_factory=list)
     #: When every table had started (perf_counter).
     setup: float = 0.0
 
@@ -133,20 +146,24 @@ class Person:
         self.seat = -1
         self.acted_at = -1
         self.socket: ClientConnection | None = None
+        #: The play's end: no action is sent after it.
+        self.stop = float("inf")
         self.tasks: set[asyncio.Future[None]] = set()
 
     async def identify(self) -> None:
         await send(self.http, "PUT", "/api/v1/daily/me/name", json={"name": self.name})
 
     async def live(self, table: Table, stop: float, rng: random.Random) -> None:
+        self.stop = stop
         url = self.base.replace("http", "ws") + f"{API}/{table.code}/live"
         cookie = f"{COOKIE}={self.http.cookies[COOKIE]}"
         async with connect(url, additional_headers={"cookie": cookie}) as socket:
             self.socket = socket
-            while time.monotonic() < stop:
+            end = stop + GRACE
+            while time.monotonic() < end:
                 try:
                     raw = await asyncio.wait_for(
-                        socket.recv(), timeout=max(0.1, stop - time.monotonic())
+                        socket.recv(), timeout=max(0.1, end - time.monotonic())
                     )
                 except TimeoutError:
                     break
@@ -159,6 +176,7 @@ class Person:
                 pending = table.waiting.get(self.seat, [])
                 for sent, at in [p for p in pending if version > p[1]]:
                     self.figures.update.append(got - sent)
+                    self.figures.timeline.append((sent, got - sent))
                     pending.remove((sent, at))
                 await self.decide(table, state, rng)
 
@@ -183,6 +201,8 @@ class Person:
 
     async def act(self, table: Table, action: str, version: int, rng: random.Random) -> None:
         await asyncio.sleep(rng.uniform(*self.think))
+        if time.monotonic() >= self.stop:
+            return
         sent = time.perf_counter()
         for seat in range(3):
             if seat != self.seat:
@@ -194,13 +214,24 @@ class Person:
         except (OSError, asyncio.IncompleteReadError, IndexError, ValueError) as exc:
             self.figures.errors.append(type(exc).__name__)
             self.acted_at = -1  # the next state seen tries again
+            self.unwait(table, sent, version)
             return
         self.figures.reply.append(time.perf_counter() - sent)
         if status != 200:
             self.figures.errors.append(f"{status} {reply[:80]!r}")
+            self.figures.refused.append(sent)
+            self.unwait(table, sent, version)
+
+    def unwait(self, table: Table, sent: float, version: int) -> None:
+        """An action that was not applied: the other seats wait for no update of it."""
+        for pending in table.waiting.values():
+            with contextlib.suppress(ValueError):
+                pending.remove((sent, version))
 
     async def deal(self, table: Table, version: int) -> None:
         await asyncio.sleep(1.0)
+        if time.monotonic() >= self.stop:
+            return
         self.figures.hands += 1
         reply = await self.http.post(f"{API}/{table.code}/next-hand", json={"version": version})
         if reply.status_code != 200:
@@ -292,7 +323,28 @@ async def drive(base: str, args: argparse.Namespace) -> Figures:
     figures.setup = time.perf_counter()
     stop = time.monotonic() + args.duration
     await asyncio.gather(*(play(t, stop) for t in tables))
+    figures.missed = sum(len(p) for t in tables for p in t.table.waiting.values())
     return figures
+
+
+def windows(figures: Figures, width: float) -> str:
+    """The socket updates by when their action was sent: count, p50, p99, slowest, per
+    window of ``width`` seconds from the start of play (where the slow ones are)."""
+    groups: dict[int, list[float]] = {}
+    for sent, spent in figures.timeline:
+        groups.setdefault(int((sent - figures.setup) // width), []).append(spent)
+    lines = []
+    for index in sorted(groups):
+        spent = groups[index]
+        ms = [percentile(spent, p) * 1000 for p in (50, 99, 100)]
+        lines.append(
+            f"  {index * width:5.0f} s: {len(spent):5d} updates, "
+            f"p50 {ms[0]:.0f}, p99 {ms[1]:.0f}, slowest {ms[2]:.0f} ms\n"
+        )
+    if figures.refused:
+        at = ", ".join(f"{sent - figures.setup:.1f}" for sent in figures.refused)
+        lines.append(f"  refused actions sent at (s): {at}\n")
+    return "".join(lines)
 
 
 def main() -> int:
@@ -304,6 +356,9 @@ def main() -> int:
     parser.add_argument("--think-min", type=float, default=0.5)
     parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--p99-limit", type=float, default=0.25)
+    parser.add_argument(
+        "--windows", type=float, default=0.0, help="also the updates per window of N seconds"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, postgres_database("sheepshead_friends") as db:
         url = db[2]
@@ -330,9 +385,12 @@ def main() -> int:
     r50, r99 = percentile(figures.reply, 50), percentile(figures.reply, 99)
     reply = f"p50 {r50 * 1000:.0f} ms, p99 {r99 * 1000:.0f} ms"
     out.write(f"action replies: {len(figures.reply)}, {reply}\n")
+    out.write(f"updates never received (by {GRACE:.0f} s after the end): {figures.missed}\n")
     out.write(f"hands dealt: {figures.hands}; errors: {len(figures.errors)} {figures.errors[:5]}\n")
     out.write(f"worker memory (RSS, MiB): {memory}\n")
-    return 0 if p99 <= args.p99_limit and not figures.errors else 1
+    if args.windows:
+        out.write(windows(figures, args.windows))
+    return 0 if p99 <= args.p99_limit and not figures.errors and not figures.missed else 1
 
 
 if __name__ == "__main__":

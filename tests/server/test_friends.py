@@ -310,6 +310,32 @@ def test_a_run_out_clock_hands_the_seat_to_the_computer_until_its_person_is_back
         assert ws.receive_json()["state"]["covered"] == []
 
 
+def test_a_socket_of_a_person_already_there_writes_only_their_presence(
+    app: FastAPI, table: tuple[str, dict[int, TestClient]]
+) -> None:
+    code, clients = table
+    clients[0].post(f"{API}/{code}/start")
+    store = app.state.friends.store
+    url = f"{API}/{code}/live"
+    before = store.load(code)
+    with clients[1].websocket_connect(url) as ws:
+        assert ws.receive_json()["state"]["away"] == []
+        opened = store.load(code)
+        # Nothing anyone sees changed: no new stamp (no wake-up), the presence kept.
+        assert opened.stamp == before.stamp
+        assert opened.seats[1].live_until is not None
+        assert opened.seats[1].live_until > now()
+    # Gone: away (a locked write, seen by all)...
+    gone = store.load(code)
+    assert gone.stamp > opened.stamp
+    assert clients[0].get(f"{API}/{code}").json()["away"] == [1]
+    # ... and back: not there before, so a locked write again, no longer away.
+    with clients[1].websocket_connect(url) as ws:
+        assert ws.receive_json()["state"]["away"] == []
+        assert store.load(code).stamp > gone.stamp
+        assert clients[0].get(f"{API}/{code}").json()["away"] == []
+
+
 def test_nothing_is_played_while_nobody_is_there_and_an_idle_table_closes(
     app: FastAPI, table: tuple[str, dict[int, TestClient]]
 ) -> None:

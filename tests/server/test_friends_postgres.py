@@ -16,7 +16,7 @@ from sqlalchemy import update
 from server.helpers import TestClient, identify, make_client
 from server.test_postgres import postgres_url, settings  # noqa: F401  (fixtures)
 from sheepshead.server import Settings, create_app
-from sheepshead.store.friends import FriendTableRow, now
+from sheepshead.store.friends import FriendHandRow, FriendTableRow, now
 
 pytestmark = pytest.mark.postgres
 
@@ -87,3 +87,49 @@ def test_a_move_through_one_process_reaches_a_socket_on_the_other(
         waiting = before["turn"]
         assert after["version"] > before["version"], "the clock did not fire"
         assert waiting in after["covered"]
+
+
+def test_a_wake_ups_one_statement_read_is_the_table_a_transaction_reads(
+    apps: tuple[FastAPI, FastAPI],
+) -> None:
+    """``load_id`` reads a table in one statement (its seats and hands as JSON) outside
+    a transaction: it must give what the three statements of ``load`` give, on a
+    process that has the finished hands already and on one reading them first."""
+    one, two = apps
+    host = person(one, "Reading Host")
+    code = host.post(API, json={"rules": {"players": 3}, "seconds": 30}).json()["code"]
+    guest = person(one, "Reading Guest")
+    assert guest.post(f"{API}/{code}/seats").status_code == 200
+    friends = one.state.friends
+    table_id = friends.load(code).id
+    assert friends.store.load_id(table_id) == friends.load(code)  # the lobby
+    assert host.post(f"{API}/{code}/start").status_code == 200
+    players = [s.player_id for s in friends.load(code).seats]
+    friends.presence(code, players[1], True)  # a presence time, a deadline
+    with one.state.engine.begin() as conn:  # hints asked for in the first hand
+        conn.execute(
+            update(FriendHandRow)
+            .where(FriendHandRow.table_id == table_id, FriendHandRow.number == 1)
+            .values(hints=[0, 2, 0])
+        )
+    seen_hints = False
+    for _ in range(60):
+        stored = friends.load(code)
+        assert friends.store.load_id(table_id) == stored
+        assert two.state.friends.store.load_id(table_id) == stored
+        seen_hints = seen_hints or bool(stored.hint_counts)
+        table = friends.restore(stored)
+        assert table is not None
+        if table.hand_over:
+            if stored.version > 60:
+                break
+            friends.next_hand(code, players[0], stored.version)
+            continue
+        seat = table.game.turn
+        assert seat is not None
+        action = friends.state(stored, seat, table)["view"]["legal"][0]
+        player = players[seat] if players[seat] is not None else players[0]
+        friends.act(code, player, action, stored.version)
+    assert stored.hands[0].done
+    assert seen_hints
+    assert two.state.friends.store.load_id("no-such-table") is None

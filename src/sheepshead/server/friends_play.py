@@ -406,14 +406,19 @@ class Friends:
 
     def presence(self, code: str, player: str, there: bool) -> None:
         """A socket opened (``there``) or closed: the seat is the person's again, or
-        the computer player stands in at once when it is their turn."""
+        the computer player stands in at once when it is their turn. A socket of a
+        person who is there already (not covered, not away: the usual opening of the
+        page) changes nothing anyone sees: one ``UPDATE`` of the seat's presence, no
+        lock of the table, no wake-up."""
+        at = now()
+        until = at + timedelta(seconds=LIVE_SECONDS) if there else at
+        if there and _code_shape(code) and self.store.arrive(code, player, at, until):
+            return
         with self._write(code) as write:
             stored = write.table
             seat = stored.seat_of(player)
             if seat is None:
                 return
-            at = now()
-            until = at + timedelta(seconds=LIVE_SECONDS) if there else at
             write.seat(seat, live_until=until, **({"covered": False} if there else {}))
             seats = tuple(
                 replace(s, live_until=until, covered=s.covered and not there)

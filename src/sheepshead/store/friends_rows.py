@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -32,6 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     bindparam,
+    func,
     select,
     union,
     update,
@@ -192,6 +194,61 @@ HANDS = (
     .where(_H.c.table_id == bindparam("b_table"), _H.c.number >= bindparam("b_from"))
     .order_by(_H.c.number)
 )
+#: A read of the whole table in one statement (PostgreSQL): the row, with its seats and
+#: its hands from ``b_from`` as JSON arrays. One statement sees one snapshot, so it needs
+#: no transaction: one round trip where the three statements above, in a transaction,
+#: take five (``BEGIN`` and ``ROLLBACK`` included).
+_SEATS_JSON = (
+    select(
+        func.json_agg(
+            func.json_build_object(
+                "seat",
+                _S.c.seat,
+                "player_id",
+                _S.c.player_id,
+                "sat_at",
+                _S.c.sat_at,
+                "covered",
+                _S.c.covered,
+                "live_until",
+                _S.c.live_until,
+                "name",
+                DisplayName.text,
+            )
+        )
+    )
+    .select_from(
+        _S.outerjoin(
+            DisplayName,
+            (DisplayName.player_id == _S.c.player_id) & DisplayName.hidden.is_(False),
+        )
+    )
+    .where(_S.c.table_id == _T.c.id)
+    .scalar_subquery()
+)
+_HANDS_JSON = (
+    select(
+        func.json_agg(
+            func.json_build_object(
+                "number",
+                _H.c.number,
+                "seed",
+                func.encode(_H.c.seed, "hex"),
+                "moves",
+                _H.c.moves,
+                "done",
+                _H.c.done,
+                "hints",
+                _H.c.hints,
+            )
+        )
+    )
+    .where(_H.c.table_id == _T.c.id, _H.c.number >= bindparam("b_from"))
+    .scalar_subquery()
+)
+WHOLE_BY_ID = select(_T, _SEATS_JSON.label("seats_json"), _HANDS_JSON.label("hands_json")).where(
+    _T.c.id == bindparam("b_id")
+)
 #: A write's last statement: the table's new stamp, version and columns (the values
 #: are the parameters' other keys), if the game's version is still the one read.
 FINISH = update(_T).where(_T.c.id == bindparam("b_id"), _T.c.version == bindparam("b_version"))
@@ -262,6 +319,64 @@ def assemble(conn: Connection, t: Row[Any] | None, cache: DoneHands) -> StoredTa
         # Never expected (hands are only added): read them all again.
         known = Done()
         rows = conn.execute(HANDS, {"b_table": t.id, "b_from": 1}).all()
+    return _stored(t, seats, known, rows, cache)
+
+
+def read_whole(conn: Connection, table_id: str, cache: DoneHands) -> StoredTable | None:
+    """The table ``table_id`` in one statement (``WHOLE_BY_ID``, PostgreSQL), on a
+    connection in autocommit: the same table ``assemble`` gives."""
+    known = cache.get(table_id)
+    first = len(known.hands) + 1
+    t = conn.execute(WHOLE_BY_ID, {"b_id": table_id, "b_from": first}).first()
+    if t is None:
+        return None
+    hands = [_JsonHand(h) for h in sorted(t.hands_json or (), key=lambda h: h["number"])]
+    if hands and hands[0].number != first:
+        # Never expected (hands are only added): read them all again.
+        t = conn.execute(WHOLE_BY_ID, {"b_id": table_id, "b_from": 1}).first()
+        if t is None:
+            return None
+        known = Done()
+        hands = [_JsonHand(h) for h in sorted(t.hands_json or (), key=lambda h: h["number"])]
+    seats = [_JsonSeat(s) for s in sorted(t.seats_json or (), key=lambda s: s["seat"])]
+    return _stored(t, seats, known, hands, cache)
+
+
+class _JsonSeat:
+    """A seat's row as ``WHOLE_BY_ID`` gives it (JSON: its times as ISO text)."""
+
+    __slots__ = ("covered", "live_until", "name", "player_id", "sat_at", "seat")
+
+    def __init__(self, j: dict[str, Any]) -> None:
+        self.seat: int = j["seat"]
+        self.player_id: str | None = j["player_id"]
+        self.sat_at = _when(j["sat_at"])
+        self.covered: bool = j["covered"]
+        self.live_until = _when(j["live_until"])
+        self.name: str | None = j["name"]
+
+
+class _JsonHand:
+    """A hand's row as ``WHOLE_BY_ID`` gives it (JSON: its seed as hex)."""
+
+    __slots__ = ("done", "hints", "moves", "number", "seed")
+
+    def __init__(self, j: dict[str, Any]) -> None:
+        self.number: int = j["number"]
+        self.seed = bytes.fromhex(j["seed"])
+        self.moves: list[str] = j["moves"]
+        self.done: bool = j["done"]
+        self.hints: list[int] | None = j["hints"]
+
+
+def _when(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _stored(
+    t: Row[Any], seats: Sequence[Any], known: Done, rows: Sequence[Any], cache: DoneHands
+) -> StoredTable:
+    """The table from its row, its seats' rows and its hands' rows after ``known``'s."""
     read = tuple(StoredHand(h.number, bytes(h.seed), tuple(h.moves), h.done) for h in rows)
     hands = known.hands + read
     hints = known.hints + tuple(None if not h.hints else tuple(h.hints) for h in rows)
