@@ -41,14 +41,12 @@ from sheepshead.store.friends import FriendHandRow, FriendTableRow
 from sheepshead.store.hand_lines import ROLES, THROWN_IN, HandLine
 from sheepshead.store.models import GameRow, HandRow, Player
 from sheepshead.store.stats import (
-    COUNTS,
-    StatHand,
-    StatTally,
     count_day,
     counts_of,
     figures_of,
     history_statements,
 )
+from sheepshead.store.stats_models import COUNTS, StatHand, StatTally
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server import Timer, describe, percentile

@@ -26,7 +26,7 @@ from sheepshead import daily_game as daily
 from sheepshead.server import Settings, create_app
 from sheepshead.store.migrate import alembic_config
 from sheepshead.store.moderation import ModerationStore
-from sheepshead.store.stats import STAT_TABLES
+from sheepshead.store.stats_models import STAT_TABLES
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -77,6 +77,8 @@ class Conn:
     player: str
     version: int
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    #: The loop the socket is served on, the only one that can wake its sender.
+    loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +346,21 @@ def _project(
 
 
 def _enqueue(conn: Conn, message: dict[str, Any]) -> None:
+    # Under uvicorn a process serves every socket on one loop; Starlette's test client
+    # gives each socket a loop of its own, and a queue's waiting sender is woken only
+    # from its loop (put from another, the message waited for an unrelated wake-up).
+    try:
+        here = asyncio.get_running_loop()
+    except RuntimeError:
+        here = None
+    if here is not conn.loop:
+        with contextlib.suppress(RuntimeError):  # the socket's loop is closed: it is gone
+            conn.loop.call_soon_threadsafe(_put, conn, message)
+        return
+    _put(conn, message)
+
+
+def _put(conn: Conn, message: dict[str, Any]) -> None:
     try:
         conn.queue.put_nowait(message)
     except asyncio.QueueFull:

@@ -25,141 +25,38 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
     ColumnElement,
     Connection,
-    Date,
-    DateTime,
     Engine,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
     bindparam,
     case,
     delete,
     func,
     insert,
     select,
-    true,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Mapped, aliased, mapped_column
+from sqlalchemy.orm import aliased
 
 from sheepshead.store.daily_models import DailyDay, DailyResult
 from sheepshead.store.hand_lines import THROWN_IN, HandLine, Streaks, streaks_of
 from sheepshead.store.instants import utc
-from sheepshead.store.models import Base
+from sheepshead.store.stats_models import (
+    COUNTS,
+    STAT_TABLES,
+    StatDaily,
+    StatDay,
+    StatHand,
+    StatTally,
+)
 
 #: Lines of history per page.
 PAGE_SIZE = 20
-COUNTS = (
-    "hands",
-    "points",
-    "picks",
-    "picker_wins",
-    "wins",
-    "schneider_won",
-    "schneider_lost",
-    "no_trick_won",
-    "no_trick_lost",
-)
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-class StatHand(Base):
-    """One finished hand of a player's history."""
-
-    __tablename__ = "stat_hands"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
-    #: ``free``, ``daily``, ``replay`` or ``friends`` (``hand_lines.KINDS``).
-    kind: Mapped[str] = mapped_column(String(8))
-    #: The rules' preset name, or ``custom``.
-    preset: Mapped[str] = mapped_column(String(32))
-    #: The game's id (free play), the daily attempt's or the friends' table's, and the
-    #: hand's number in it.
-    source: Mapped[str] = mapped_column(String(32))
-    number: Mapped[int] = mapped_column(Integer)
-    #: The daily day of a daily deal or replay, else None.
-    day: Mapped[date | None] = mapped_column(Date, nullable=True)
-    players: Mapped[int] = mapped_column(Integer)
-    position: Mapped[int] = mapped_column(Integer)
-    role: Mapped[str] = mapped_column(String(12))
-    result: Mapped[str] = mapped_column(String(16))
-    points: Mapped[int] = mapped_column(Integer)
-    multiplier: Mapped[int] = mapped_column(Integer)
-    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: In the figures (the tallies): not a replay, nor a friends' hand the computer
-    #: played part of for the player.
-    counted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-
-    __table_args__ = (
-        # A friends' table's hand is one line for each person seated at it.
-        Index("ux_stat_hands_source_number_player", "source", "number", "player_id", unique=True),
-        Index("ix_stat_hands_player_id", "player_id", "id"),
-    )
-
-
-class StatTally(Base):
-    """Running sums of one figure of one player's hands."""
-
-    __tablename__ = "stat_tallies"
-
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    figure: Mapped[str] = mapped_column(String(16), primary_key=True)
-    hands: Mapped[int] = mapped_column(Integer, default=0)
-    points: Mapped[int] = mapped_column(Integer, default=0)
-    picks: Mapped[int] = mapped_column(Integer, default=0)
-    picker_wins: Mapped[int] = mapped_column(Integer, default=0)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-    schneider_won: Mapped[int] = mapped_column(Integer, default=0)
-    schneider_lost: Mapped[int] = mapped_column(Integer, default=0)
-    no_trick_won: Mapped[int] = mapped_column(Integer, default=0)
-    no_trick_lost: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class StatDaily(Base):
-    """A player's daily days and streaks."""
-
-    __tablename__ = "stat_daily"
-
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    days: Mapped[int] = mapped_column(Integer)
-    run: Mapped[int] = mapped_column(Integer)
-    run_end: Mapped[date | None] = mapped_column(Date, nullable=True)
-    best: Mapped[int] = mapped_column(Integer)
-
-
-class StatDay(Base):
-    """A daily day the player finished ranked."""
-
-    __tablename__ = "stat_days"
-
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
-    attempt_id: Mapped[str] = mapped_column(String(32))
-    #: False once a moderator voided the result: the day no longer counts.
-    counted: Mapped[bool] = mapped_column(Boolean)
-    #: The share of the rest of the field the player was ahead of, as last worked out.
-    percentile: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: The percentile was worked out after the day's end: it no longer moves.
-    final: Mapped[bool] = mapped_column(Boolean)
-
-
-STAT_TABLES = (StatHand, StatTally, StatDaily, StatDay)
 
 
 # Values ----------------------------------------------------------------------------------
@@ -236,18 +133,6 @@ def counts_of(line: HandLine) -> dict[str, int]:
     }
 
 
-#: The counts a hand adds to each of its figures' tallies (``counts_of``'s keys).
-_COUNTS = (
-    "hands",
-    "points",
-    "picks",
-    "picker_wins",
-    "wins",
-    "schneider_won",
-    "schneider_lost",
-    "no_trick_won",
-    "no_trick_lost",
-)
 #: The statements of a hand's recording, built once per database and number of figures
 #: (building and compiling one costs more than running it: a hand's end at a friends'
 #: table took 12 ms of CPU with them built each time).
@@ -265,14 +150,14 @@ def _tally_upsert(dialect_name: str, rows: int) -> Any:
                 {
                     "player_id": bindparam("b_player"),
                     "figure": bindparam(f"b_figure_{i}"),
-                    **{name: bindparam(f"b_{name}") for name in _COUNTS},
+                    **{name: bindparam(f"b_{name}") for name in COUNTS},
                 }
                 for i in range(rows)
             ]
         )
         built = _BUILT[key] = stmt.on_conflict_do_update(
             index_elements=["player_id", "figure"],
-            set_={name: table.c[name] + stmt.excluded[name] for name in _COUNTS},
+            set_={name: table.c[name] + stmt.excluded[name] for name in COUNTS},
         )
     return built
 
@@ -313,7 +198,7 @@ def _hand_insert(dialect_name: str) -> Any:
 def _upsert(conn: Connection, player_id: str, figures: list[str], counts: dict[str, int]) -> None:
     """Add ``counts`` to each figure's row, made if missing: one statement, atomic on
     both databases (a second tab's hand ending at the same time adds, never replaces)."""
-    assert tuple(counts) == _COUNTS, "the tallies' counts are counts_of's"
+    assert tuple(counts) == COUNTS, "the tallies' counts are counts_of's"
     params: dict[str, Any] = {"b_player": player_id}
     params.update((f"b_figure_{i}", figure) for i, figure in enumerate(figures))
     params.update((f"b_{name}", value) for name, value in counts.items())

@@ -23,7 +23,8 @@ from sheepshead.rules import Rules
 from sheepshead.store.daily_models import DailyResult
 from sheepshead.store.hand_lines import hand_line, preset_name
 from sheepshead.store.models import GameRow, HandRow
-from sheepshead.store.stats import StatDay, record_hand, recount, settle
+from sheepshead.store.stats import record_hand, recount, settle
+from sheepshead.store.stats_models import StatDay
 
 #: The player's seat at every table of theirs (``table.HUMAN``).
 HUMAN = 0
