@@ -42,7 +42,6 @@ _FULL = kernel.FULL
 _PLAYING = Phase.PLAYING
 _DONE = Phase.DONE
 _new = object.__new__
-_set = object.__setattr__
 _legal_mask = kernel.legal
 _suit_of = kernel.suit_of
 _winner = kernel.trick_winner
@@ -201,7 +200,7 @@ class Game:
         state["card_masks"] = masks
         state["_ntricks"] = rules.tricks
         game = _new(cls)
-        _set(game, "__dict__", state)
+        _set_dict(game, state)
         return game
 
     def __setattr__(self, name: str, value: Any) -> NoReturn:
@@ -275,10 +274,10 @@ class Game:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the seat to act, sorted by text; () when done."""
-        d = self.__dict__
-        legal: tuple[Action, ...] | None = d["_legal"]
+        legal = self._legal  # an attribute read: cheaper than ``__dict__`` and a lookup
         if legal is not None:
             return legal
+        d = self.__dict__
         if d["phase"] is _PLAYING:
             # The kernel's legal mask, read back in text order.
             mask = d["_lmask"]
@@ -336,7 +335,7 @@ class Game:
             state["_lmask"] = -1
             state["_log"] = (d["_log"], turn, action)
             new = _new(Game)
-            _set(new, "__dict__", state)
+            _set_dict(new, state)
             return new
         if seat is None:
             seat = turn
@@ -370,6 +369,10 @@ class Game:
             f"turn={self.turn} moves={len(self.moves)}>"
         )
 
+
+# A new state's dict, set as ``object.__setattr__(state, "__dict__", d)`` sets it,
+# without the attribute's lookup (``Game.__setattr__`` refuses every other write).
+_set_dict = vars(Game)["__dict__"].__set__
 
 #: A state's fields at the deal, but those of the deal itself (``Game._start`` fills them).
 _DEALT: dict[str, Any] = {
@@ -475,7 +478,7 @@ def _play(d: dict[str, Any], seat: int, action: Play) -> Game:
         )
         state["_legal"] = plays_of(lmask)
     new = _new(Game)
-    _set(new, "__dict__", state)
+    _set_dict(new, state)
     return new
 
 
