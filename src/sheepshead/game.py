@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
 from sheepshead import auction, kernel, refusals
-from sheepshead.actions import Action, Move, Play
+from sheepshead.actions import PLAYS, Action, Move, Play
 from sheepshead.cards import DECK, Card, Suit
 from sheepshead.cardsets import cards_of, plays_of
 from sheepshead.deal import deal_cards
@@ -43,6 +43,8 @@ _PLAYING = Phase.PLAYING
 _DONE = Phase.DONE
 _new = object.__new__
 _legal_mask = kernel.legal
+#: The legal actions of a hand of one card, by the card's bit length (0: no card).
+_ONE_PLAY: tuple[tuple[Play, ...], ...] = ((), *((PLAYS[c],) for c in kernel.CARD_AT))
 _suit_of = kernel.suit_of
 _winner = kernel.trick_winner
 # A Trick's slots, set as its frozen __init__ sets them, without the call.
@@ -473,10 +475,16 @@ def _play(d: dict[str, Any], seat: int, action: Play) -> Game:
         done = len(state["tricks"])
     if turn >= 0:
         hand = masks >> (turn << 5) & _FULL
-        lmask = state["_lmask"] = _legal_mask(
-            hand, led, turn == picker, called, cs, unk, ten, called_led, done
-        )
-        state["_legal"] = plays_of(lmask)
+        if hand & (hand - 1):
+            lmask = state["_lmask"] = _legal_mask(
+                hand, led, turn == picker, called, cs, unk, ten, called_led, done
+            )
+            state["_legal"] = plays_of(lmask)
+        else:
+            # The seat's last card, legal by the kernel's first rule (``kernel.legal``
+            # answers a hand of one card with that card): its play alone, by its bit.
+            state["_lmask"] = hand
+            state["_legal"] = _ONE_PLAY[hand.bit_length()]
     new = _new(Game)
     _set_dict(new, state)
     return new
