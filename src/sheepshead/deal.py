@@ -51,24 +51,92 @@ _FIRST_WORDS = struct.Struct(">32I")
 
 def shuffle(seed: bytes) -> tuple[Card, ...]:
     """The 32 cards in the order the seed shuffles them."""
+    return tuple(_shuffled(seed))
+
+
+def _shuffled(seed: bytes) -> list[Card]:
+    """The shuffle as a list (``shuffle``)."""
     if not isinstance(seed, bytes):
         raise TypeError("a seed is bytes")
     sha256 = _hash()
-    a, b, c, d = _FIRST_COUNTERS
+    a, b, c, d4 = _FIRST_COUNTERS
     words = _FIRST_WORDS.unpack(
         sha256(seed + a).digest()
         + sha256(seed + b).digest()
         + sha256(seed + c).digest()
-        + sha256(seed + d).digest()
+        + sha256(seed + d4).digest()
     )
     if max(words) >= _NEVER_REJECTED:
         # A word some step may reject (about one seed in ten million): word by word.
         return _shuffle_stream(seed)
-    # The common case: no word is rejected, so step k draws word k modulo its bound.
-    deck = list(DECK)
-    for i, j in zip(_STEPS, map(mod, words, _BOUNDS), strict=False):
-        deck[i], deck[j] = deck[j], deck[i]
-    return tuple(deck)
+    # The common case: no word is rejected, so step k draws word k modulo its bound
+    # (the steps written out, i from 31 down to 1: a loop costs half as much again).
+    (
+        j31,
+        j30,
+        j29,
+        j28,
+        j27,
+        j26,
+        j25,
+        j24,
+        j23,
+        j22,
+        j21,
+        j20,
+        j19,
+        j18,
+        j17,
+        j16,
+        j15,
+        j14,
+        j13,
+        j12,
+        j11,
+        j10,
+        j9,
+        j8,
+        j7,
+        j6,
+        j5,
+        j4,
+        j3,
+        j2,
+        j1,
+    ) = map(mod, words, _BOUNDS)
+    d = list(DECK)
+    d[31], d[j31] = d[j31], d[31]
+    d[30], d[j30] = d[j30], d[30]
+    d[29], d[j29] = d[j29], d[29]
+    d[28], d[j28] = d[j28], d[28]
+    d[27], d[j27] = d[j27], d[27]
+    d[26], d[j26] = d[j26], d[26]
+    d[25], d[j25] = d[j25], d[25]
+    d[24], d[j24] = d[j24], d[24]
+    d[23], d[j23] = d[j23], d[23]
+    d[22], d[j22] = d[j22], d[22]
+    d[21], d[j21] = d[j21], d[21]
+    d[20], d[j20] = d[j20], d[20]
+    d[19], d[j19] = d[j19], d[19]
+    d[18], d[j18] = d[j18], d[18]
+    d[17], d[j17] = d[j17], d[17]
+    d[16], d[j16] = d[j16], d[16]
+    d[15], d[j15] = d[j15], d[15]
+    d[14], d[j14] = d[j14], d[14]
+    d[13], d[j13] = d[j13], d[13]
+    d[12], d[j12] = d[j12], d[12]
+    d[11], d[j11] = d[j11], d[11]
+    d[10], d[j10] = d[j10], d[10]
+    d[9], d[j9] = d[j9], d[9]
+    d[8], d[j8] = d[j8], d[8]
+    d[7], d[j7] = d[j7], d[7]
+    d[6], d[j6] = d[j6], d[6]
+    d[5], d[j5] = d[j5], d[5]
+    d[4], d[j4] = d[j4], d[4]
+    d[3], d[j3] = d[j3], d[3]
+    d[2], d[j2] = d[j2], d[2]
+    d[1], d[j1] = d[j1], d[1]
+    return d
 
 
 def _hash() -> Callable[[bytes], Any]:
@@ -78,7 +146,10 @@ def _hash() -> Callable[[bytes], Any]:
     of a shuffle.)"""
     global _sha256
     if _sha256 is None:
-        from hashlib import sha256
+        try:  # CPython's own SHA-256: the same digests, less set-up per call than OpenSSL's
+            from _sha256 import sha256  # type: ignore[import-not-found]
+        except ImportError:  # pragma: no cover - a Python built without it
+            from hashlib import sha256
 
         _sha256 = sha256
     return _sha256
@@ -87,7 +158,7 @@ def _hash() -> Callable[[bytes], Any]:
 _sha256: Callable[[bytes], Any] | None = None
 
 
-def _shuffle_stream(seed: bytes) -> tuple[Card, ...]:
+def _shuffle_stream(seed: bytes) -> list[Card]:
     """The shuffle, word by word from the stream, rejections included (steps 2 to 4)."""
     sha256 = _hash()
 
@@ -109,18 +180,29 @@ def _shuffle_stream(seed: bytes) -> tuple[Card, ...]:
                 break
         j = word % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    return tuple(deck)
+    return deck
 
 
 def deal_cards(
     seed: bytes, players: int, cards_per_seat: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
     """Each seat's cards (seat 0 first) and the blind, from the seed's shuffle."""
-    order = shuffle(seed)
-    hands = tuple(
-        order[seat * cards_per_seat : (seat + 1) * cards_per_seat] for seat in range(players)
-    )
-    return hands, order[players * cards_per_seat :]
+    order = tuple(_shuffled(seed))
+    spans = _SPANS.get((players, cards_per_seat))
+    if spans is None:
+        spans = _spans(players, cards_per_seat)
+    return tuple(map(order.__getitem__, spans)), order[players * cards_per_seat :]
+
+
+def _spans(players: int, cards_per_seat: int) -> tuple[slice, ...]:
+    """Each seat's part of the shuffled deck (step 5)."""
+    return tuple(slice(s * cards_per_seat, (s + 1) * cards_per_seat) for s in range(players))
+
+
+#: ``_spans`` of the deal table's head counts, made once.
+_SPANS: dict[tuple[int, int], tuple[slice, ...]] = {
+    (n, k): _spans(n, k) for n, k in ((3, 10), (4, 7), (5, 6), (6, 5))
+}
 
 
 def seed_commitment(seed: bytes) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
 from sheepshead import auction, kernel, refusals
-from sheepshead.actions import Action, Move, Play
+from sheepshead.actions import PLAYS, Action, Move, Play
 from sheepshead.cards import DECK, Card, Suit
 from sheepshead.cardsets import cards_of, plays_of
 from sheepshead.deal import deal_cards
@@ -42,8 +42,9 @@ _FULL = kernel.FULL
 _PLAYING = Phase.PLAYING
 _DONE = Phase.DONE
 _new = object.__new__
-_set = object.__setattr__
 _legal_mask = kernel.legal
+#: The legal actions of a hand of one card, by the card's bit length (0: no card).
+_ONE_PLAY: tuple[tuple[Play, ...], ...] = ((), *((PLAYS[c],) for c in kernel.CARD_AT))
 _suit_of = kernel.suit_of
 _winner = kernel.trick_winner
 # A Trick's slots, set as its frozen __init__ sets them, without the call.
@@ -201,7 +202,7 @@ class Game:
         state["card_masks"] = masks
         state["_ntricks"] = rules.tricks
         game = _new(cls)
-        _set(game, "__dict__", state)
+        _set_dict(game, state)
         return game
 
     def __setattr__(self, name: str, value: Any) -> NoReturn:
@@ -275,10 +276,10 @@ class Game:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the seat to act, sorted by text; () when done."""
-        d = self.__dict__
-        legal: tuple[Action, ...] | None = d["_legal"]
+        legal = self._legal  # an attribute read: cheaper than ``__dict__`` and a lookup
         if legal is not None:
             return legal
+        d = self.__dict__
         if d["phase"] is _PLAYING:
             # The kernel's legal mask, read back in text order.
             mask = d["_lmask"]
@@ -336,7 +337,7 @@ class Game:
             state["_lmask"] = -1
             state["_log"] = (d["_log"], turn, action)
             new = _new(Game)
-            _set(new, "__dict__", state)
+            _set_dict(new, state)
             return new
         if seat is None:
             seat = turn
@@ -370,6 +371,10 @@ class Game:
             f"turn={self.turn} moves={len(self.moves)}>"
         )
 
+
+# A new state's dict, set as ``object.__setattr__(state, "__dict__", d)`` sets it,
+# without the attribute's lookup (``Game.__setattr__`` refuses every other write).
+_set_dict = vars(Game)["__dict__"].__set__
 
 #: A state's fields at the deal, but those of the deal itself (``Game._start`` fills them).
 _DEALT: dict[str, Any] = {
@@ -470,12 +475,18 @@ def _play(d: dict[str, Any], seat: int, action: Play) -> Game:
         done = len(state["tricks"])
     if turn >= 0:
         hand = masks >> (turn << 5) & _FULL
-        lmask = state["_lmask"] = _legal_mask(
-            hand, led, turn == picker, called, cs, unk, ten, called_led, done
-        )
-        state["_legal"] = plays_of(lmask)
+        if hand & (hand - 1):
+            lmask = state["_lmask"] = _legal_mask(
+                hand, led, turn == picker, called, cs, unk, ten, called_led, done
+            )
+            state["_legal"] = plays_of(lmask)
+        else:
+            # The seat's last card, legal by the kernel's first rule (``kernel.legal``
+            # answers a hand of one card with that card): its play alone, by its bit.
+            state["_lmask"] = hand
+            state["_legal"] = _ONE_PLAY[hand.bit_length()]
     new = _new(Game)
-    _set(new, "__dict__", state)
+    _set_dict(new, state)
     return new
 
 

@@ -288,6 +288,12 @@ def trick_winner(trick: Sequence[int], unk: int, cs: int) -> int:
 # Multipliers and scoring -------------------------------------------------------------
 
 
+# Enum members as plain names: a member read from its class costs a class lookup.
+_FORCED_PICK = NobodyPicks.FORCED_PICK
+#: The winning results (``Result.is_win``, without the property's call).
+_WINS = frozenset(r for r in Result if r.is_win)
+
+
 def hand_multiplier(multiplier: int, cracks: int) -> int:
     """The hand's multiplier before the bump: the record's, doubled by each crack."""
     return multiplier << cracks
@@ -296,7 +302,7 @@ def hand_multiplier(multiplier: int, cracks: int) -> int:
 def bumps(rules: Rules, dealer_picked: bool) -> bool:
     """Whether a loss doubles (double on the bump): not for a forced pick (the dealer
     picking after everyone passed, under that rule) when the rules spare it."""
-    forced = dealer_picked and rules.nobody_picks is NobodyPicks.FORCED_PICK
+    forced = dealer_picked and rules.nobody_picks is _FORCED_PICK
     return rules.double_on_the_bump and not (forced and not rules.forced_pick_bump)
 
 
@@ -314,7 +320,7 @@ def picker_score(
     ``side`` is the picker's side as a mask over seats; ``points`` and ``tricks_won``
     its card points (the bury included) and tricks; ``multiplier`` counts the cracks."""
     result = picker_result(points, tricks_won, tricks)
-    win = result.is_win
+    win = result in _WINS
     if not win and bump:
         multiplier *= 2
     m = RESULT_MULTIPLIER[result] * multiplier

@@ -13,16 +13,18 @@ from sheepshead.hand import HandResult, HandState, Phase
 from sheepshead.rules import LeasterBlind, Result
 
 _POINTS = attrgetter("points")
+# Enum members as plain names: a member read from its class costs a class lookup.
+_DONE, _DOUBLER, _LEASTER = Phase.DONE, Result.DOUBLER, Result.LEASTER
 _CARDS = attrgetter("cards")
 
 
 def hand_result(hand: HandState) -> HandResult | None:
     """The hand's score once it is done, else None."""
-    if hand.phase is not Phase.DONE:
+    if hand.phase is not _DONE:
         return None
     n = hand.players
     if hand.picker is None and not hand.tricks:
-        return HandResult(None, (), False, False, (), None, Result.DOUBLER, (0,) * n, 1)
+        return HandResult(None, (), False, False, (), None, _DOUBLER, (0,) * n, 1)
     if hand.picker is None:
         return _leaster_result(hand)
     picker = hand.picker
@@ -77,4 +79,4 @@ def _leaster_result(hand: HandState) -> HandResult:
         points[blind_seat] += sum(c.points for c in hand.blind)
     m = hand.multiplier
     scores = kernel.leaster_scores(points, taken, hand.rules.leaster_needs_trick, m)
-    return HandResult(None, (), False, True, hand.tricks, tuple(points), Result.LEASTER, scores, m)
+    return HandResult(None, (), False, True, hand.tricks, tuple(points), _LEASTER, scores, m)
