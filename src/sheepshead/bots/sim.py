@@ -408,20 +408,7 @@ class SimHand:
         if len(trick) < n:
             self.turn = seat + 1 if seat + 1 < n else 0
             return
-        # ``_end_trick``, written out.
-        winner = self.best_seat
-        if winner < 0:  # the unknown led and nothing followed it: the next seat wins
-            winner = (self.leader + 1) % n
-        self.won_points[winner] += self.trick_points
-        self.won_tricks[winner] += 1
-        if self.trick_no == self.named_trick:
-            self.named_winner = winner
-        self.trick_no += 1
-        self.suits_led |= SUIT_MASK[led]
-        self.trick = []
-        self.trick_points = 0
-        self.leader = winner
-        self.turn = winner
+        self._end_trick(led)
 
     def _end_trick(self, led: int) -> None:
         winner = self.best_seat
