@@ -211,6 +211,12 @@ def cmd_order(args: argparse.Namespace) -> None:
     """Hand by hand, all five players on each (so a cut-short run stays balanced); one
     JSON line per decision to ``--out``; ``bench/coach_order.py`` sums them up."""
     players = _players()
+    if args.players:
+        wanted = [name.strip() for name in args.players.split(",")]
+        unknown = [name for name in wanted if name not in players]
+        if unknown:
+            raise SystemExit(f"no such player: {', '.join(unknown)}; players: {', '.join(players)}")
+        players = {name: players[name] for name in wanted}
     shard, shards = (int(x) for x in args.shard.split("/"))
     with open(args.out, "a", encoding="utf-8") as out:
         for i in range(args.start, args.hands):
@@ -240,6 +246,11 @@ def main() -> None:
     order.add_argument("--start", type=int, default=0, help="first hand (to resume)")
     order.add_argument("--shard", default="0/1", help="K/N: the hands i with i % N == K")
     order.add_argument("--out", default="coach-order.jsonl", help="JSON lines, appended")
+    order.add_argument(
+        "--players",
+        default="",
+        help="comma-separated names (default all five), to extend some players' runs",
+    )
     order.set_defaults(func=cmd_order)
     args = parser.parse_args()
     args.func(args)

@@ -4,10 +4,11 @@ standard level's on the same deal and seat (the arena's measure).
 
     .venv/bin/python bench/coach_order.py coach-order*.jsonl
 
-Only hands that all five players finished count (a run cut short stays balanced); a
-decision written twice (a resumed run) counts once. Two intervals per mean: the normal
-one over decisions, as if each were independent, and one over hands (a ratio
-estimator with the hand as the unit: a hand's decisions share its cards).
+Each player counts the hands it finished (players' runs may be extended apart with
+``--players``; the arena's measure pairs a player's hands with the standard level's on
+the same deals); a decision written twice (a resumed run) counts once. Two intervals
+per mean: the normal one over decisions, as if each were independent, and one over
+hands (a ratio estimator with the hand as the unit: a hand's decisions share its cards).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ KINDS: dict[str, Callable[[Row], bool]] = {
 }
 
 
-def _load(paths: list[str]) -> tuple[list[Row], set[int]]:
+def _load(paths: list[str]) -> tuple[list[Row], dict[str, set[int]]]:
     seen: dict[tuple[str, int, int | None], Row] = {}
     for path in paths:
         with open(path, encoding="utf-8") as f:
@@ -40,8 +41,7 @@ def _load(paths: list[str]) -> tuple[list[Row], set[int]]:
                 row = json.loads(line)
                 seen[(row["player"], row["hand"], row["index"])] = row
     rows = list(seen.values())
-    hands = [{r["hand"] for r in rows if r["player"] == p} for p in PLAYERS]
-    return rows, set.intersection(*hands)
+    return rows, {p: {r["hand"] for r in rows if r["player"] == p} for p in PLAYERS}
 
 
 def _intervals(by_hand: dict[int, list[float]]) -> dict[str, Any]:
@@ -65,21 +65,26 @@ def _intervals(by_hand: dict[int, list[float]]) -> dict[str, Any]:
 
 def summarize(paths: list[str]) -> dict[str, Any]:
     rows, hands = _load(paths)
-    out: dict[str, Any] = {"hands": len(hands)}
+    # A player with no hands yet (a run still going) is left out.
+    present = [p for p in PLAYERS if hands[p]]
+    out: dict[str, Any] = {"hands": {p: len(hands[p]) for p in present}}
     for kind, wanted in KINDS.items():
         table = {}
-        for player in PLAYERS:
+        for player in present:
             by_hand: dict[int, list[float]] = {}
-            mine = [r for r in rows if r["player"] == player and r["hand"] in hands]
+            mine = [r for r in rows if r["player"] == player]
             for r in mine:
                 if r["index"] is not None and wanted(r):
                     by_hand.setdefault(r["hand"], []).append(r["loss"])
             table[player] = _intervals(by_hand)
         out[kind] = table
-    score = {(r["player"], r["hand"]): r["score"] for r in rows if r["hand"] in hands}
+    score = {(r["player"], r["hand"]): r["score"] for r in rows}
     edges = {}
-    for player in PLAYERS:
-        d = [score[(player, h)] - score[("standard", h)] for h in sorted(hands)]
+    for player in present:
+        d = [
+            score[(player, h)] - score[("standard", h)]
+            for h in sorted(hands[player] & hands["standard"])
+        ]
         mean = statistics.fmean(d)
         half = 1.96 * statistics.pstdev(d) / math.sqrt(len(d))
         edges[player] = {
