@@ -20,8 +20,9 @@ With ``--version 2`` the count is how many decisions this code's play changes on
 5b08ee7's path.
 
 ``--edge``: the arena's duplicate match in one process, ``--version`` (default 2) as
-the candidate against version 1 (the frozen copy) as the baseline, with the arena's
-report: the edge in game points per hand per seat and its 95% bootstrap interval.
+the candidate against ``--baseline-version`` (default 1, a frozen copy) as the
+baseline, with the arena's report: the edge in game points per hand per seat and its
+95% bootstrap interval.
 
 One JSON line per level and preset on standard output; a summary table at the end.
 """
@@ -172,14 +173,20 @@ def identity(
 
 
 def edge(
-    level: str, preset: str, version: str, deals: int, first: int, deal_set: str
+    level: str,
+    preset: str,
+    version: str,
+    deals: int,
+    first: int,
+    deal_set: str,
+    baseline: str = "1",
 ) -> dict[str, Any]:
-    """The arena's duplicate match: this code's ``version`` against the frozen version 1."""
+    """The arena's duplicate match: this code's ``version`` against the frozen ``baseline``."""
     rules = PRESETS[preset]
     outcomes = run(
-        rules, this_code(level, version), this_code(level, "1"), deals, deal_set, first=first
+        rules, this_code(level, version), this_code(level, baseline), deals, deal_set, first=first
     )
-    report = summarize(outcomes, rules, f"{level} v{version}", f"{level} v1", deal_set)
+    report = summarize(outcomes, rules, f"{level} v{version}", f"{level} v{baseline}", deal_set)
     cand, base = report["candidate_stats"], report["baseline_stats"]
     keys = ("pick_rate", "alone_rate", "picker_win_rate", "leaster_rate")
     return {
@@ -187,7 +194,7 @@ def edge(
         "level": level,
         "preset": preset,
         "candidate": f"version {version}",
-        "baseline": "version 1",
+        "baseline": f"version {baseline}",
         "deals": deals,
         "first_deal": first,
         "deal_set": deal_set,
@@ -212,6 +219,9 @@ def main() -> None:
     parser.add_argument("--deal-seed", default=DEAL_SET, help="the arena's deal set")
     parser.add_argument("--version", help="this code's play to check (identity: 1, edge: 2)")
     parser.add_argument("--edge", action="store_true", help="the duplicate match against v1")
+    parser.add_argument(
+        "--baseline-version", default="1", help="edge: the frozen version to play against"
+    )
     parser.add_argument("--old-src", type=Path, help=f"{COMMIT}'s src (default: git archive)")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
@@ -220,7 +230,7 @@ def main() -> None:
         for preset in args.presets:
             span = (args.deals, args.first, args.deal_seed)
             if args.edge:
-                row = edge(level, preset, args.version or "2", *span)
+                row = edge(level, preset, args.version or "2", *span, args.baseline_version)
             else:
                 assert src is not None
                 row = identity(level, preset, args.version or "1", *span, src).row()
