@@ -36,6 +36,12 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "3699ebd0f4ca7efe",
         "expert": "e60c7b3ebf140b21",
     },
+    # The beginner's noise 0.2 -> 0.3; the other two levels play as version 2.
+    "3": {
+        "beginner": "01a35f57fe479050",
+        "standard": "3699ebd0f4ca7efe",
+        "expert": "e60c7b3ebf140b21",
+    },
 }
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
