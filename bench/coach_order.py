@@ -83,8 +83,10 @@ def summarize(paths: list[str]) -> dict[str, Any]:
     for player in present:
         d = [
             score[(player, h)] - score[("standard", h)]
-            for h in sorted(hands[player] & hands["standard"])
+            for h in sorted(hands[player] & hands.get("standard", set()))
         ]
+        if not d:  # no standard-level hands in these files: no edge to give
+            continue
         mean = statistics.fmean(d)
         half = 1.96 * statistics.pstdev(d) / math.sqrt(len(d))
         edges[player] = {
