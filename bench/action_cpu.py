@@ -15,6 +15,11 @@ the CPU but not in the count, alike for both.
     .venv/bin/python bench/action_cpu.py                      # standard and expert
     .venv/bin/python bench/action_cpu.py --rounds 6 --hands 30 --expert-hands 8
 
+Beside the CPU, each human action's round trip over loopback (the server's time
+and the socket's, nearly all the server's) is kept, and each level's p95 of both
+versions printed with their ratio: issue 16's "p95 server time at an expert table at
+most 0.7 times turn 1's, side by side".
+
 Rate limits are on at a rate no round reaches (their cost is in the figures). Prints
 each round, then per level the CPU per action of each version and the ratio (now /
 5b08ee7: below 1 is less work). Targets (issue 20): at most 0.5 at the standard
@@ -31,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,6 +77,11 @@ def old_tree(scratch: Path) -> Path:
     return scratch / "src"
 
 
+def p95_of(seconds: list[float]) -> float:
+    ordered = sorted(seconds)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
 class Player:
     """One player of one server: the page's requests, the human's choices from ``rng``."""
 
@@ -78,6 +89,8 @@ class Player:
         self.server = server
         self.client = httpx.Client(base_url=server.url, timeout=120)
         self.state: dict[str, Any] | None = None
+        #: Each human action's round trip, seconds (loopback: the server's time, nearly).
+        self.times: list[float] = []
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         response = self.client.post(path, json=body, headers={"origin": self.server.url})
@@ -97,7 +110,9 @@ class Player:
             while not state["hand_over"]:
                 action = rng.choice(state["view"]["legal"])
                 path = f"/api/v1/games/{state['id']}/actions"
+                start = time.perf_counter()
                 state = self.post(path, {"action": action, "version": state["version"]})
+                self.times.append(time.perf_counter() - start)
                 actions += 1
             self.state = state
         return actions
@@ -139,10 +154,12 @@ def main() -> int:
             "now": stack.enter_context(server("new", ROOT / "src", [], args.core, scratch)),
         }
         cpu: dict[tuple[str, str], list[tuple[float, int]]] = {}
+        times: dict[tuple[str, str], list[float]] = {}
         for level in levels:
             hands = args.hands if level == "standard" else args.expert_hands
             for player in players.values():  # warm up: imports, caches, first deal
                 player.play(level, 1, random.Random(0))
+                player.times.clear()
             for number in range(args.rounds):
                 order = list(players) if number % 2 == 0 else list(reversed(players))
                 for name in order:
@@ -152,6 +169,8 @@ def main() -> int:
                     actions = player.play(level, hands, random.Random(args.seed + number))
                     used = cpu_seconds(pid) - before
                     cpu.setdefault((level, name), []).append((used, actions))
+                    times.setdefault((level, name), []).extend(player.times)
+                    player.times.clear()
                     print(
                         f"{level:8} round {number + 1} {name:8} {actions:4} actions "
                         f"{used:6.2f} s CPU  {1000 * used / actions:6.2f} ms per action",
@@ -179,6 +198,12 @@ def main() -> int:
             f"CPU per human action: ratio {ratio:.2f} (rounds: "
             f"{', '.join(f'{p:.2f}' for p in pairs)}; median {statistics.median(pairs):.2f})"
             + (f", target <= {target}: {'met' if ok else 'NOT met'}" if target else "")
+        )
+        p95 = {name: 1000 * p95_of(times[(level, name)]) for name in ("5b08ee7", "now")}
+        print(
+            f"{level}: p95 round trip per human action (loopback): 5b08ee7 "
+            f"{p95['5b08ee7']:.1f} ms, now {p95['now']:.1f} ms: ratio "
+            f"{p95['now'] / p95['5b08ee7']:.2f} ({len(times[(level, 'now')])} actions each)"
         )
     return 0 if met else 1
 
