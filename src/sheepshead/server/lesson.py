@@ -21,12 +21,21 @@ from sheepshead import lesson
 from sheepshead.refusals import IllegalAction
 from sheepshead.server import refused
 from sheepshead.server.refused import Refused
+from sheepshead.server.schemas import Conflict, Error
 from sheepshead.table import BadAction, TableConflict, Turn
 
 router = APIRouter(tags=["lesson"])
 pages = APIRouter(include_in_schema=False)
 
 API = "/api/v1/lesson"
+
+#: The lesson's refusals as the OpenAPI document lists them (docs/api.md words them).
+_STALE: dict[int | str, dict[str, Any]] = {
+    409: {"model": Conflict, "description": "No point of the lesson has that version: its start"},
+}
+_REFUSED: dict[int | str, dict[str, Any]] = {
+    422: {"model": Error, "description": "The rules refuse it, or the step wants another"},
+}
 
 
 class ActionIn(BaseModel):
@@ -56,7 +65,7 @@ def _step(at: lesson.Lesson, turn: Turn) -> dict[str, Any]:
     return {"state": at.state(), "events": turn.events_json()}
 
 
-@router.get(API)
+@router.get(API, responses=_STALE)
 def lesson_state(
     version: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
 ) -> Any:
@@ -68,7 +77,7 @@ def lesson_state(
     return at if isinstance(at, JSONResponse) else at.state()
 
 
-@router.post(f"{API}/actions")
+@router.post(f"{API}/actions", responses={**_STALE, **_REFUSED})
 def lesson_act(body: ActionIn) -> Any:
     """The player's action at the lesson's step: 422 with the engine's refusal if the
     rules refuse it, 422 ``lesson-<kind>`` if it is legal but not the step's."""
@@ -91,7 +100,7 @@ def lesson_act(body: ActionIn) -> Any:
     return _step(after, turn)
 
 
-@router.post(f"{API}/next-hand")
+@router.post(f"{API}/next-hand", responses=_STALE)
 def lesson_next_hand(body: VersionIn) -> Any:
     """The lesson's next hand, once the current one is over."""
     at = _rebuilt(body.version)
