@@ -458,15 +458,58 @@ class _Play(Game):
         return cards_of(self._lmask)
 
     def apply(self, action: Action, seat: int | None = None) -> Game:
-        # A card is legal when the kernel's legal mask, made with the state, holds it.
-        turn = self._turn
-        if (
-            type(action) is Play
-            and (seat is None or seat == turn)
-            and action.card.bit & self._lmask
-        ):
-            return _play(self, turn, action)  # type: ignore[arg-type]
-        self._refuse(action, seat)
+        # The hot path of every hand, written in one function (a call costs about as
+        # much as a kernel lookup). A card is legal when the kernel's legal mask, made
+        # with the state, holds it; the new state makes the next seat's legal mask and
+        # actions (``apply`` and ``legal_actions`` read them, so they are always wanted).
+        turn: int = self._turn  # type: ignore[assignment]
+        if type(action) is not Play or not (seat is None or seat == turn):
+            self._refuse(action, seat)
+        card = action.card
+        bit = card.bit
+        if not bit & self._lmask:
+            self._refuse(action, seat)
+        k = self._k
+        n, picker, called, cs, unk, ten, _ = k
+        masks = self._masks ^ bit << (turn << 5)
+        cards = self._cards
+        tricks = self._tricks
+        called_led = self._called_led
+        if not cards:
+            led = _suit_of(bit, unk, cs)
+            if led == cs and called_led < 0:
+                called_led = len(tricks)
+            cards = (card,)
+        elif len(cards) + 1 < n:
+            led = self._led
+            cards += (card,)
+        else:
+            return _take_trick(self, masks, (*cards, card), (self._log, turn, action))
+        new = _new(_Play)
+        new._g = self._g
+        new._k = k
+        new._masks = masks
+        new._turn = after = turn + 1 if turn + 1 < n else 0
+        new._tricks = tricks
+        new._leader = self._leader
+        new._cards = cards
+        new._led = led
+        new._called_led = called_led
+        new._log = (self._log, turn, action)
+        hand = masks >> (after << 5) & _FULL
+        if hand & (hand - 1):
+            lmask = new._lmask = _legal_mask(
+                hand, led, after == picker, called, cs, unk, ten, called_led, len(tricks)
+            )
+            # ``cardsets.plays_of``, written out: its text-order masks, then the plays.
+            t = _T0[lmask & 255] | _T1[lmask >> 8 & 255] | _T2[lmask >> 16 & 255] | _T3[lmask >> 24]
+            new._legal = _P0[t & 255] + _P1[t >> 8 & 255] + _P2[t >> 16 & 255] + _P3[t >> 24]
+        else:
+            # The seat's last card, legal by the kernel's first rule (``kernel.legal``
+            # answers a hand of one card with that card): its play alone, by its bit.
+            new._lmask = hand
+            new._legal = _ONE_PLAY[hand.bit_length()]
+        return new
 
 
 class _Done(_Play):
@@ -499,7 +542,7 @@ def _state(
     called_led: int,
     log: Any,
 ) -> _Play:
-    """A new play state, with its seat's legal cards (``_play`` writes it out)."""
+    """A new play state, with its seat's legal cards (``_Play.apply`` writes it out)."""
     new = _new(cls)
     new._g = g
     new._k = k
@@ -517,56 +560,6 @@ def _state(
         hand, led, turn == picker, called, cs, unk, ten, called_led, len(tricks)
     )
     new._legal = plays_of(lmask)
-    return new
-
-
-def _play(s: _Play, seat: int, action: Play) -> Game:
-    """The state after ``seat`` plays a legal card: the hot path of every hand. It makes
-    the next seat's legal mask and actions too (``apply`` and ``legal_actions`` read
-    them, so they are always wanted)."""
-    k = s._k
-    n, picker, called, cs, unk, ten, _ = k
-    card = action.card
-    bit = card.bit
-    masks = s._masks ^ bit << (seat << 5)
-    cards = s._cards
-    tricks = s._tricks
-    called_led = s._called_led
-    if not cards:
-        led = _suit_of(bit, unk, cs)
-        if led == cs and called_led < 0:
-            called_led = len(tricks)
-        cards = (card,)
-    elif len(cards) + 1 < n:
-        led = s._led
-        cards += (card,)
-    else:
-        return _take_trick(s, masks, (*cards, card), (s._log, seat, action))
-    turn = seat + 1 if seat + 1 < n else 0
-    new = _new(_Play)
-    new._g = s._g
-    new._k = k
-    new._masks = masks
-    new._turn = turn
-    new._tricks = tricks
-    new._leader = s._leader
-    new._cards = cards
-    new._led = led
-    new._called_led = called_led
-    new._log = (s._log, seat, action)
-    hand = masks >> (turn << 5) & _FULL
-    if hand & (hand - 1):
-        lmask = new._lmask = _legal_mask(
-            hand, led, turn == picker, called, cs, unk, ten, called_led, len(tricks)
-        )
-        # ``cardsets.plays_of``, written out: its text-order masks, then the plays.
-        t = _T0[lmask & 255] | _T1[lmask >> 8 & 255] | _T2[lmask >> 16 & 255] | _T3[lmask >> 24]
-        new._legal = _P0[t & 255] + _P1[t >> 8 & 255] + _P2[t >> 16 & 255] + _P3[t >> 24]
-    else:
-        # The seat's last card, legal by the kernel's first rule (``kernel.legal``
-        # answers a hand of one card with that card): its play alone, by its bit.
-        new._lmask = hand
-        new._legal = _ONE_PLAY[hand.bit_length()]
     return new
 
 
