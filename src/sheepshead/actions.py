@@ -17,7 +17,7 @@ _set = object.__setattr__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
-    from typing import NamedTuple
+    from typing import Any, NamedTuple
 
 __all__ = [
     "Action",
@@ -31,6 +31,7 @@ __all__ = [
     "Pass",
     "Pick",
     "Play",
+    "moves_of",
     "parse_action",
     "parse_move",
 ]
@@ -177,6 +178,18 @@ class Move(_Move):
 
     def __str__(self) -> str:
         return f"{self.seat} {self.action}"
+
+
+def moves_of(log: tuple[Any, int, Action] | None) -> tuple[Move, ...]:
+    """The moves of a chain of (earlier chain, seat, action), None at its start (how a
+    ``game.Game`` keeps its moves), in order."""
+    steps: list[Move] = []
+    chain = log
+    while chain is not None:
+        chain, seat, action = chain
+        steps.append(Move(seat, action))
+    steps.reverse()
+    return tuple(steps)
 
 
 _SIMPLE: dict[str, Action] = {

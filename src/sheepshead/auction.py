@@ -62,6 +62,44 @@ _NO_PARTNER, _JACK_OF_DIAMONDS = PartnerRule.NONE, PartnerRule.JACK_OF_DIAMONDS
 _set_cards = Bury.__dict__["cards"].__set__  # the slot, as Bury.of_sorted sets it
 
 
+#: The fields of ``game.Game``'s state before the play, at the deal, but those of the deal
+#: itself (``game._start`` fills them): what ``apply`` changes.
+AT_DEAL: dict[str, Any] = {
+    "rules": None,
+    "players": 0,
+    "dealer": 0,
+    "multiplier": 1,
+    "dealt": (),
+    "blind": (),
+    "phase": _PICKING,
+    "turn": 0,
+    "is_done": False,
+    "picker": None,
+    "bury": (),
+    "called": None,
+    "unknown": None,
+    "alone": False,
+    "partners": frozenset(),
+    "cracks": (),
+    "named_trick": None,
+    "tricks": (),
+    "trick_leader": 0,
+    "trick_cards": (),
+    "called_suit": None,
+    "called_led_at": None,
+    "_legal": None,
+    "card_masks": 0,
+    "_hands": None,
+    "_log": None,
+    "_moves": None,
+    "_ntricks": 0,
+    "_called": 0,
+    "_cs": kernel.NO_SUIT,
+    "_unk": 0,
+    "_ten": False,
+}
+
+
 def legal(game: HandState) -> tuple[Action, ...]:
     """The legal actions of the seat to act, in a phase before the play; () when done."""
     phase = game.phase

@@ -49,6 +49,10 @@ _T0, _T1, _T2, _T3 = (tuple(t) for t in _T)
 _C0, _C1, _C2, _C3 = (tuple(c) for c in _C)
 _P0, _P1, _P2, _P3 = (tuple(p) for p in _P)
 del _T, _C, _P
+#: The tables of ``text_mask`` and ``plays_of``, for a caller that inlines them (the
+#: play of a card, ``game.py``).
+TO_TEXT = (_T0, _T1, _T2, _T3)
+TEXT_PLAYS = (_P0, _P1, _P2, _P3)
 
 
 def text_mask(mask: int) -> int:
@@ -66,3 +70,9 @@ def plays_of(mask: int) -> tuple[Play, ...]:
     """A mask's cards as their ``Play`` actions, in text order."""
     t = _T0[mask & 255] | _T1[mask >> 8 & 255] | _T2[mask >> 16 & 255] | _T3[mask >> 24]
     return _P0[t & 255] + _P1[t >> 8 & 255] + _P2[t >> 16 & 255] + _P3[t >> 24]
+
+
+def hands_of(masks: int, players: int) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's cards in text order, from every seat's mask in one int (32 bits a
+    seat, as ``game.Game`` keeps them)."""
+    return tuple([cards_of(masks >> (s << 5) & 0xFFFFFFFF) for s in range(players)])

@@ -26,8 +26,10 @@ from sheepshead.cards import DECK, Card
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
+
+    from sheepshead.rules import Rules
 
 
 ALGORITHM = "sheepshead-deal/1"
@@ -192,6 +194,43 @@ def deal_cards(
     if spans is None:
         spans = _spans(players, cards_per_seat)
     return tuple(map(order.__getitem__, spans)), order[players * cards_per_seat :]
+
+
+def check_dealer(players: int, dealer: int, multiplier: int) -> None:
+    """Raise ValueError unless ``dealer`` is a seat and ``multiplier`` a positive int."""
+    if type(dealer) is not int or not 0 <= dealer < players:
+        raise ValueError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    if type(multiplier) is not int or multiplier < 1:
+        raise ValueError(f"multiplier must be a positive integer, not {multiplier!r}")
+
+
+def checked_deal(
+    rules: Rules, hands: Sequence[Iterable[Card]], blind: Iterable[Card]
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """A given deal as tuples. Raises ValueError if it is not a full deck dealt as the
+    rules' deal table wants."""
+    n = rules.players
+    cards_per_seat = rules.cards_per_seat
+    blind_size = rules.blind_size
+    hand_tuples = tuple(tuple(h) for h in hands)
+    blind_tuple = tuple(blind)
+    if len(hand_tuples) != n:
+        raise ValueError(f"{n} players need {n} hands, not {len(hand_tuples)}")
+    for seat, cards in enumerate(hand_tuples):
+        if len(cards) != cards_per_seat:
+            raise ValueError(f"seat {seat} must be dealt {cards_per_seat} cards, not {len(cards)}")
+    if len(blind_tuple) != blind_size:
+        raise ValueError(f"the blind must hold {blind_size} cards, not {len(blind_tuple)}")
+    seen: set[Card] = set()
+    for card in (*(c for h in hand_tuples for c in h), *blind_tuple):
+        if not isinstance(card, Card):
+            raise ValueError(f"not a card: {card!r}")
+        if card in seen:
+            raise ValueError(f"card {card} is dealt twice")
+        seen.add(card)
+    if len(seen) != len(DECK):
+        raise ValueError("the deal must hold every card exactly once")
+    return hand_tuples, blind_tuple
 
 
 def _spans(players: int, cards_per_seat: int) -> tuple[slice, ...]:

@@ -7,10 +7,12 @@ to act may do (sorted by text); ``apply(action)`` returns the next state or rais
 state can be rebuilt by replaying them (see ``record.py``).
 
 A state keeps the cards in the rules kernel's terms (``kernel.py``): every seat's
-cards as one int, 32 bits a seat (``card_masks``), the suit led, the call's duties. The play
-of a card changes a few of those ints; the cards of a seat (``hands``) and the moves
-are made from them only when read. The phases before the play (pick, bury, call,
-crack, name) are ``auction.py``'s.
+cards as one int, 32 bits a seat (``card_masks``), the suit led, the call's duties; the
+cards of a seat (``hands``) and the moves are made from them only when read. Two kinds
+of state share the ``Game`` API: before the play (pick, bury, call, crack, name: the
+fields ``auction.py`` changes) a state keeps its fields in a dict, copied at each
+action; in the play, a state holds only what a card changes (a few ints and tuples,
+in slots) and reads the hand's fixed facts from the state in which the play started.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
-from sheepshead import auction, kernel, refusals
-from sheepshead.actions import PLAYS, Action, Move, Play
-from sheepshead.cards import DECK, Card, Suit
-from sheepshead.cardsets import cards_of, plays_of
-from sheepshead.deal import deal_cards
+from sheepshead import auction, cardsets, kernel, refusals
+from sheepshead.actions import PLAYS, Action, Move, Play, moves_of
+from sheepshead.cards import Card, Suit
+from sheepshead.cardsets import cards_of, hands_of, plays_of
+from sheepshead.deal import check_dealer, checked_deal, deal_cards
 from sheepshead.hand import HandResult as HandResult  # re-exported: bots/frozen/ import
 from sheepshead.hand import Phase as Phase  # these from game, as the play they froze did
 from sheepshead.hand import Trick as Trick
@@ -32,6 +34,7 @@ from sheepshead.scoring import hand_result, leaster_blind_seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, NoReturn
 
     from sheepshead.view import SeatView
@@ -39,13 +42,18 @@ if TYPE_CHECKING:
 
 _BIT = attrgetter("bit")
 _FULL = kernel.FULL
+_PICKING = Phase.PICKING
 _PLAYING = Phase.PLAYING
 _DONE = Phase.DONE
+_LEASTER = NobodyPicks.LEASTER
 _new = object.__new__
 _legal_mask = kernel.legal
 #: The legal actions of a hand of one card, by the card's bit length (0: no card).
 _ONE_PLAY: tuple[tuple[Play, ...], ...] = ((), *((PLAYS[c],) for c in kernel.CARD_AT))
 _suit_of = kernel.suit_of
+# ``cardsets.plays_of``'s tables, read in the play of a card without the call.
+_T0, _T1, _T2, _T3 = cardsets.TO_TEXT
+_P0, _P1, _P2, _P3 = cardsets.TEXT_PLAYS
 _winner = kernel.trick_winner
 # A Trick's slots, set as its frozen __init__ sets them, without the call.
 _set_leader = Trick.__dict__["leader"].__set__
@@ -66,7 +74,12 @@ class Game:
     ``called`` (the called card), ``unknown`` (the picker's face-down card),
     ``alone``, ``partners``, ``cracks``, ``named_trick``, ``tricks`` (complete) and
     ``trick_leader`` / ``trick_cards`` (the trick being played).
+
+    A state is an ``_Auction`` before the play and a ``_Play`` in it (``_Done`` once
+    over); this class holds what both share.
     """
+
+    __slots__ = ()
 
     rules: Rules
     #: The head count (``rules.players``), kept at hand for the hot paths.
@@ -94,48 +107,18 @@ class Game:
     called_suit: Suit | None
     #: Index of the trick in which the called suit was first led, None before.
     called_led_at: int | None
-    #: The legal actions, once made (in play, ``_play`` makes them with the state).
-    _legal: tuple[Action, ...] | None
-    #: In play, the legal cards' mask (made with ``_legal``); -1 before it is made.
-    _lmask: int
-    #: In play, the hand's facts that the play of a card reads, in one tuple (one
-    #: lookup, not seven): head count, picker, and the call's duties in the kernel's
-    #: terms (``_called``, ``_cs``, ``_unk``, ``_ten``). None before it is made.
-    _k: tuple[int, int | None, int, int, int, bool] | None
     #: Every seat's cards now as one int: seat ``s``'s mask is bits ``32 s`` to ``32 s + 31``.
     card_masks: int
-    #: ``hands`` once read, with the ``card_masks`` it was read from (a state copies its
-    #: parent's fields, so a copy checks that they still match): None before.
-    _hands: tuple[int, tuple[tuple[Card, ...], ...]] | None
-    # The moves as a chain of (earlier chain, seat, action), None at the deal: ``moves``
-    # is built from it when read. (A chain of small tuples, not of the earlier states:
-    # those would all stay alive to the end of the hand, for the garbage collector to
-    # walk again and again.)
-    _log: tuple[Any, int, Action] | None
-    #: ``moves`` once read, with the ``_log`` it was read from (checked as ``_hands``).
-    _moves: tuple[Any, tuple[Move, ...]] | None
-    #: The tricks of a hand (``rules.tricks``).
-    _ntricks: int
-    # The call's duties in the kernel's terms, and the suit key led (-1 before a lead).
-    _led: int
-    _called: int
-    _cs: int
-    _unk: int
-    _ten: bool
-    _called_led: int
 
     # Construction -------------------------------------------------------
 
     @classmethod
     def deal(cls, rules: Rules, dealer: int, seed: bytes, multiplier: int = 1) -> Game:
         """Deal a hand from a seed (``deal.py`` documents the shuffle)."""
-        if type(dealer) is not int or not 0 <= dealer < rules.players:
-            raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
-        if type(multiplier) is not int or multiplier < 1:
-            raise ValueError(f"multiplier must be a positive integer, not {multiplier!r}")
+        check_dealer(rules.players, dealer, multiplier)
         hands, blind = deal_cards(seed, rules.players, rules.cards_per_seat)
         # A seeded deal is a full deck by construction: no need to check it card by card.
-        return cls._start(rules, dealer, hands, blind, multiplier)
+        return _start(rules, dealer, hands, blind, multiplier)
 
     @classmethod
     def from_deal(
@@ -147,118 +130,39 @@ class Game:
         multiplier: int = 1,
     ) -> Game:
         """Start a hand from given cards. Raises ValueError if the deal is not a full deck."""
-        n = rules.players
-        if type(dealer) is not int or not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        if type(multiplier) is not int or multiplier < 1:
-            raise ValueError(f"multiplier must be a positive integer, not {multiplier!r}")
-        hand_tuples = tuple(tuple(h) for h in hands)
-        blind_tuple = tuple(blind)
-        if len(hand_tuples) != n:
-            raise ValueError(f"{n} players need {n} hands, not {len(hand_tuples)}")
-        for seat, cards in enumerate(hand_tuples):
-            if len(cards) != rules.cards_per_seat:
-                raise ValueError(
-                    f"seat {seat} must be dealt {rules.cards_per_seat} cards, not {len(cards)}"
-                )
-        if len(blind_tuple) != rules.blind_size:
-            raise ValueError(
-                f"the blind must hold {rules.blind_size} cards, not {len(blind_tuple)}"
-            )
-        seen: set[Card] = set()
-        for card in (*(c for h in hand_tuples for c in h), *blind_tuple):
-            if not isinstance(card, Card):
-                raise ValueError(f"not a card: {card!r}")
-            if card in seen:
-                raise ValueError(f"card {card} is dealt twice")
-            seen.add(card)
-        if len(seen) != len(DECK):
-            raise ValueError("the deal must hold every card exactly once")
-        return cls._start(rules, dealer, hand_tuples, blind_tuple, multiplier)
-
-    @classmethod
-    def _start(
-        cls,
-        rules: Rules,
-        dealer: int,
-        hand_tuples: tuple[tuple[Card, ...], ...],
-        blind_tuple: tuple[Card, ...],
-        multiplier: int,
-    ) -> Game:
-        n = rules.players
-        masks = 0
-        for seat, cards in enumerate(hand_tuples):
-            # The bits are distinct, so their sum is their union.
-            masks |= sum(map(_BIT, cards)) << (seat << 5)
-        first = (dealer + 1) % n
-        state = _DEALT.copy()
-        state["rules"] = rules
-        state["players"] = n
-        state["dealer"] = dealer
-        state["multiplier"] = multiplier
-        state["dealt"] = hand_tuples
-        state["blind"] = blind_tuple
-        state["turn"] = state["trick_leader"] = first
-        state["card_masks"] = masks
-        state["_ntricks"] = rules.tricks
-        game = _new(cls)
-        _set_dict(game, state)
-        return game
-
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError("a Game is immutable: apply() returns a new one")
+        check_dealer(rules.players, dealer, multiplier)
+        hand_tuples, blind_tuple = checked_deal(rules, hands, blind)
+        return _start(rules, dealer, hand_tuples, blind_tuple, multiplier)
 
     # Facts --------------------------------------------------------------
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Each seat's cards now, in text order."""
-        d = self.__dict__
-        masks = d["card_masks"]
-        cached = d["_hands"]
-        if cached is not None and cached[0] == masks:
-            hands: tuple[tuple[Card, ...], ...] = cached[1]
-            return hands
-        hands = tuple([cards_of(masks >> (s << 5) & _FULL) for s in range(d["players"])])
-        d["_hands"] = (masks, hands)
-        return hands
+        raise NotImplementedError
 
     def mask_of_seat(self, seat: int) -> int:
         """The seat's cards now, as a kernel mask."""
-        mask: int = self.__dict__["card_masks"] >> (seat << 5) & _FULL
+        mask: int = self.card_masks >> (seat << 5) & _FULL
         return mask
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move so far, in order."""
-        d = self.__dict__
-        log = d["_log"]
-        cached = d["_moves"]
-        if cached is not None and cached[0] is log:
-            moves: tuple[Move, ...] = cached[1]
-            return moves
-        steps: list[Move] = []
-        chain = log
-        while chain is not None:
-            chain, seat, action = chain
-            steps.append(Move(seat, action))
-        steps.reverse()
-        moves = tuple(steps)
-        d["_moves"] = (log, moves)
-        return moves
+        raise NotImplementedError
 
     @property
     def is_leaster(self) -> bool:
         """Everyone passed and the table plays a leaster."""
         return (
             self.picker is None
-            and self.phase is not Phase.PICKING
-            and self.rules.nobody_picks is NobodyPicks.LEASTER
+            and self.phase is not _PICKING
+            and self.rules.nobody_picks is _LEASTER
         )
 
     @property
     def is_doubler(self) -> bool:
-        return self.picker is None and self.phase is Phase.DONE and not self.tricks
+        return self.picker is None and self.phase is _DONE and not self.tricks
 
     def holds(self, seat: int, card: Card) -> bool:
         """Whether the seat holds the card now; the picker's bury counts as held."""
@@ -276,28 +180,14 @@ class Game:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action of the seat to act, sorted by text; () when done."""
-        legal = self._legal  # an attribute read: cheaper than ``__dict__`` and a lookup
-        if legal is not None:
-            return legal
-        d = self.__dict__
-        if d["phase"] is _PLAYING:
-            # The kernel's legal mask, read back in text order.
-            mask = d["_lmask"]
-            legal = d["_legal"] = plays_of(_seat_legal(d) if mask < 0 else mask)
-            return legal
-        legal = d["_legal"] = auction.legal(self)
-        return legal
+        raise NotImplementedError
 
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
 
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat to act may play now (in hand order)."""
-        if self.phase is not Phase.PLAYING:
-            return ()
-        d = self.__dict__
-        mask = d["_lmask"]
-        return cards_of(_seat_legal(d) if mask < 0 else mask)
+        return ()
 
     # Reasons ------------------------------------------------------------
 
@@ -317,30 +207,11 @@ class Game:
 
         ``seat``, when given, must be the seat to act (records name every action's seat).
         """
-        d = self.__dict__
-        turn = d["turn"]
-        if type(action) is Play and d["phase"] is _PLAYING and (seat is None or seat == turn):
-            # A card is legal when the kernel's legal mask holds it.
-            mask = d["_lmask"]
-            if mask < 0:
-                mask = _seat_legal(d)
-            if action.card.bit & mask:
-                return _play(d, turn, action)
-        elif (
-            (seat is None or seat == turn)
-            and turn is not None
-            and auction.allows(self.legal_actions(), action)
-        ):
-            state = d.copy()
-            state.update(auction.apply(self, turn, action))
-            state["_legal"] = None
-            state["_lmask"] = -1
-            state["_log"] = (d["_log"], turn, action)
-            new = _new(Game)
-            _set_dict(new, state)
-            return new
+        raise NotImplementedError
+
+    def _refuse(self, action: Action, seat: int | None) -> NoReturn:
         if seat is None:
-            seat = turn
+            seat = self.turn
         move = Move(-1 if seat is None else seat, action)
         raise IllegalAction(self.refusal(move) or _not_now(move))
 
@@ -372,144 +243,350 @@ class Game:
         )
 
 
+class _Auction(Game):
+    """A state before the play (and a doubler's end): its fields in its dict, which
+    ``apply`` copies, changing what ``auction.apply`` gives."""
+
+    # The moves as a chain of (earlier chain, seat, action), None at the deal: ``moves``
+    # is built from it when read. (A chain of small tuples, not of the earlier states:
+    # those would all stay alive to the end of the hand, for the garbage collector to
+    # walk again and again.)
+    _log: tuple[Any, int, Action] | None
+    #: The legal actions, once made.
+    _legal: tuple[Action, ...] | None
+    #: ``hands`` once read, with the ``card_masks`` it was read from (a state copies its
+    #: parent's fields, so a copy checks that they still match): None before.
+    _hands: tuple[int, tuple[tuple[Card, ...], ...]] | None
+    #: ``moves`` once read, with the ``_log`` it was read from (checked as ``_hands``).
+    _moves: tuple[Any, tuple[Move, ...]] | None
+    #: The tricks of a hand (``rules.tricks``).
+    _ntricks: int
+    # The call's duties in the kernel's terms (see ``kernel.py``).
+    _called: int
+    _cs: int
+    _unk: int
+    _ten: bool
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError("a Game is immutable: apply() returns a new one")
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        d = self.__dict__
+        masks = d["card_masks"]
+        cached = d["_hands"]
+        if cached is not None and cached[0] == masks:
+            hands: tuple[tuple[Card, ...], ...] = cached[1]
+            return hands
+        hands = hands_of(masks, d["players"])
+        d["_hands"] = (masks, hands)
+        return hands
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        d = self.__dict__
+        log = d["_log"]
+        cached = d["_moves"]
+        if cached is not None and cached[0] is log:
+            moves: tuple[Move, ...] = cached[1]
+            return moves
+        moves = moves_of(log)
+        d["_moves"] = (log, moves)
+        return moves
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        legal = self._legal  # an attribute read: cheaper than ``__dict__`` and a lookup
+        if legal is None:
+            legal = self.__dict__["_legal"] = auction.legal(self)
+        return legal
+
+    def apply(self, action: Action, seat: int | None = None) -> Game:
+        d = self.__dict__
+        turn = d["turn"]
+        if (
+            (seat is None or seat == turn)
+            and turn is not None
+            and auction.allows(self.legal_actions(), action)
+        ):
+            state = d.copy()
+            state.update(auction.apply(self, turn, action))
+            state["_legal"] = None
+            state["_log"] = (d["_log"], turn, action)
+            new = _new(_Auction)
+            _set_dict(new, state)
+            if state["phase"] is _PLAYING:
+                return _first_play(new)
+            return new
+        self._refuse(action, seat)
+
+
 # A new state's dict, set as ``object.__setattr__(state, "__dict__", d)`` sets it,
-# without the attribute's lookup (``Game.__setattr__`` refuses every other write).
-_set_dict = vars(Game)["__dict__"].__set__
-
-#: A state's fields at the deal, but those of the deal itself (``Game._start`` fills them).
-_DEALT: dict[str, Any] = {
-    "rules": None,
-    "players": 0,
-    "dealer": 0,
-    "multiplier": 1,
-    "dealt": (),
-    "blind": (),
-    "phase": Phase.PICKING,
-    "turn": 0,
-    "is_done": False,
-    "picker": None,
-    "bury": (),
-    "called": None,
-    "unknown": None,
-    "alone": False,
-    "partners": frozenset(),
-    "cracks": (),
-    "named_trick": None,
-    "tricks": (),
-    "trick_leader": 0,
-    "trick_cards": (),
-    "called_suit": None,
-    "called_led_at": None,
-    "_legal": None,
-    "_lmask": -1,
-    "_k": None,
-    "card_masks": 0,
-    "_hands": None,
-    "_log": None,
-    "_moves": None,
-    "_ntricks": 0,
-    "_led": -1,
-    "_called": 0,
-    "_cs": kernel.NO_SUIT,
-    "_unk": 0,
-    "_ten": False,
-    "_called_led": -1,
-}
+# without the attribute's lookup (``_Auction.__setattr__`` refuses every other write).
+_set_dict = vars(_Auction)["__dict__"].__set__
 
 
-def _facts(d: dict[str, Any]) -> tuple[int, int | None, int, int, int, bool]:
-    """The state's ``_k``: the hand's facts the play reads (fixed once the play starts)."""
-    k = d["_k"]
-    if k is None:
-        k = d["_k"] = (d["players"], d["picker"], d["_called"], d["_cs"], d["_unk"], d["_ten"])
-    return k  # type: ignore[no-any-return]
+def _start(
+    rules: Rules,
+    dealer: int,
+    hand_tuples: tuple[tuple[Card, ...], ...],
+    blind_tuple: tuple[Card, ...],
+    multiplier: int,
+) -> Game:
+    n = rules.players
+    masks = 0
+    for seat, cards in enumerate(hand_tuples):
+        # The bits are distinct, so their sum is their union.
+        masks |= sum(map(_BIT, cards)) << (seat << 5)
+    first = (dealer + 1) % n
+    state = auction.AT_DEAL.copy()
+    state["rules"] = rules
+    state["players"] = n
+    state["dealer"] = dealer
+    state["multiplier"] = multiplier
+    state["dealt"] = hand_tuples
+    state["blind"] = blind_tuple
+    state["turn"] = state["trick_leader"] = first
+    state["card_masks"] = masks
+    state["_ntricks"] = rules.tricks
+    game = _new(_Auction)
+    _set_dict(game, state)
+    return game
 
 
-def _seat_legal(d: dict[str, Any]) -> int:
-    """The legal cards' mask of the seat to act in play, from a state's fields; kept
-    in the state (a state made by ``_play`` has it already)."""
-    seat = d["turn"]
-    _, picker, called, cs, unk, ten = _facts(d)
-    mask: int = _legal_mask(
-        d["card_masks"] >> (seat << 5) & _FULL,
-        d["_led"],
-        seat == picker,
-        called,
-        cs,
-        unk,
-        ten,
-        d["_called_led"],
-        len(d["tricks"]),
+def _fixed(name: str) -> Any:
+    """A play state's field that the play does not change: the start of the play's."""
+    return property(attrgetter("_g." + name))
+
+
+def _read_only(get: Callable[[Any], Any]) -> Any:
+    """A read-only property (typed as the field it stands for)."""
+    return property(get)
+
+
+class _Play(Game):
+    """A state of the play. It holds what the play of a card changes, in slots (a new
+    state sets a dozen, not a dict of three dozen); the hand's fixed facts are those
+    of the state in which the play started (``_g``), and ``_k`` has those the play
+    reads, in the kernel's terms. Immutable: its public fields are read-only
+    properties and it has no dict."""
+
+    __slots__ = (
+        "_called_led",
+        "_cards",
+        "_g",
+        "_hands",
+        "_k",
+        "_leader",
+        "_led",
+        "_legal",
+        "_lmask",
+        "_log",
+        "_masks",
+        "_moves",
+        "_tricks",
+        "_turn",
     )
-    d["_lmask"] = mask
-    return mask
+    _g: _Auction
+    #: Head count, picker, the call's duties (``called``, ``cs``, ``unk``, ``ten``, as
+    #: ``kernel.legal`` takes them) and the hand's tricks.
+    _k: tuple[int, int | None, int, int, int, bool, int]
+    _masks: int
+    _turn: int | None
+    _tricks: tuple[Trick, ...]
+    _leader: int
+    _cards: tuple[Card, ...]
+    #: The suit key led, -1 before a lead; the trick in which the called suit was
+    #: first led, -1 before (``kernel.legal``'s ``led`` and ``called_led``).
+    _led: int
+    _called_led: int
+    _log: tuple[Any, int, Action]
+    #: The legal cards' mask of the seat to act, and their actions in text order.
+    _lmask: int
+    _legal: tuple[Action, ...]
+    # ``hands`` and ``moves`` once read (unset before).
+    _hands: tuple[tuple[Card, ...], ...]
+    _moves: tuple[Move, ...]
 
+    phase = _PLAYING
+    is_done = False
+    rules = _fixed("rules")
+    players = _fixed("players")
+    dealer = _fixed("dealer")
+    multiplier = _fixed("multiplier")
+    dealt = _fixed("dealt")
+    blind = _fixed("blind")
+    picker = _fixed("picker")
+    bury = _fixed("bury")
+    called = _fixed("called")
+    unknown = _fixed("unknown")
+    alone = _fixed("alone")
+    partners = _fixed("partners")
+    cracks = _fixed("cracks")
+    named_trick = _fixed("named_trick")
+    called_suit = _fixed("called_suit")
+    card_masks = _read_only(attrgetter("_masks"))
+    turn = _read_only(attrgetter("_turn"))
+    tricks = _read_only(attrgetter("_tricks"))
+    trick_leader = _read_only(attrgetter("_leader"))
+    trick_cards = _read_only(attrgetter("_cards"))
+    called_led_at = _read_only(lambda s: None if s._called_led < 0 else s._called_led)
 
-def _play(d: dict[str, Any], seat: int, action: Play) -> Game:
-    """The state after ``seat`` plays a legal card: the hot path of every hand. It makes
-    the next seat's legal mask and actions too (``apply`` and ``legal_actions`` read
-    them, so they are always wanted)."""
-    state = d.copy()
-    n, picker, called, cs, unk, ten = d["_k"]  # made when the mask was (``_seat_legal``)
-    card = action.card
-    bit = card.bit
-    masks = state["card_masks"] = d["card_masks"] ^ bit << (seat << 5)
-    state["_log"] = (d["_log"], seat, action)
-    cards = d["trick_cards"]
-    called_led = d["_called_led"]
-    if not cards:
-        led = state["_led"] = _suit_of(bit, unk, cs)
-        done = len(d["tricks"])
-        if led == cs and called_led < 0:
-            called_led = state["_called_led"] = state["called_led_at"] = done
-        state["trick_cards"] = (card,)
-        turn = state["turn"] = (seat + 1) % n
-    elif len(cards) + 1 < n:
-        led = d["_led"]
-        state["trick_cards"] = (*cards, card)
-        turn = state["turn"] = (seat + 1) % n
-        done = len(d["tricks"])
-    else:
-        turn = _take_trick(d, state, (*cards, card))
-        led = -1
-        done = len(state["tricks"])
-    if turn >= 0:
-        hand = masks >> (turn << 5) & _FULL
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        try:
+            return self._hands
+        except AttributeError:
+            hands = self._hands = hands_of(self._masks, self._k[0])
+            return hands
+
+    def mask_of_seat(self, seat: int) -> int:
+        mask: int = self._masks >> (seat << 5) & _FULL
+        return mask
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        try:
+            return self._moves
+        except AttributeError:
+            moves = self._moves = moves_of(self._log)
+            return moves
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return self._legal
+
+    def legal_cards(self) -> tuple[Card, ...]:
+        return cards_of(self._lmask)
+
+    def apply(self, action: Action, seat: int | None = None) -> Game:
+        # The hot path of every hand, written in one function (a call costs about as
+        # much as a kernel lookup). A card is legal when the kernel's legal mask, made
+        # with the state, holds it; the new state makes the next seat's legal mask and
+        # actions (``apply`` and ``legal_actions`` read them, so they are always wanted).
+        turn: int = self._turn  # type: ignore[assignment]
+        if type(action) is not Play or not (seat is None or seat == turn):
+            self._refuse(action, seat)
+        card = action.card
+        bit = card.bit
+        if not bit & self._lmask:
+            self._refuse(action, seat)
+        k = self._k
+        n, picker, called, cs, unk, ten, _ = k
+        masks = self._masks ^ bit << (turn << 5)
+        cards = self._cards
+        tricks = self._tricks
+        called_led = self._called_led
+        if not cards:
+            led = _suit_of(bit, unk, cs)
+            if led == cs and called_led < 0:
+                called_led = len(tricks)
+            cards = (card,)
+        elif len(cards) + 1 < n:
+            led = self._led
+            cards += (card,)
+        else:
+            return _take_trick(self, masks, (*cards, card), (self._log, turn, action))
+        new = _new(_Play)
+        new._g = self._g
+        new._k = k
+        new._masks = masks
+        new._turn = after = turn + 1 if turn + 1 < n else 0
+        new._tricks = tricks
+        new._leader = self._leader
+        new._cards = cards
+        new._led = led
+        new._called_led = called_led
+        new._log = (self._log, turn, action)
+        hand = masks >> (after << 5) & _FULL
         if hand & (hand - 1):
-            lmask = state["_lmask"] = _legal_mask(
-                hand, led, turn == picker, called, cs, unk, ten, called_led, done
+            lmask = new._lmask = _legal_mask(
+                hand, led, after == picker, called, cs, unk, ten, called_led, len(tricks)
             )
-            state["_legal"] = plays_of(lmask)
+            # ``cardsets.plays_of``, written out: its text-order masks, then the plays.
+            t = _T0[lmask & 255] | _T1[lmask >> 8 & 255] | _T2[lmask >> 16 & 255] | _T3[lmask >> 24]
+            new._legal = _P0[t & 255] + _P1[t >> 8 & 255] + _P2[t >> 16 & 255] + _P3[t >> 24]
         else:
             # The seat's last card, legal by the kernel's first rule (``kernel.legal``
             # answers a hand of one card with that card): its play alone, by its bit.
-            state["_lmask"] = hand
-            state["_legal"] = _ONE_PLAY[hand.bit_length()]
-    new = _new(Game)
-    _set_dict(new, state)
+            new._lmask = hand
+            new._legal = _ONE_PLAY[hand.bit_length()]
+        return new
+
+
+class _Done(_Play):
+    """The state after the last card: no seat to act, nothing legal."""
+
+    __slots__ = ()
+    phase = _DONE
+    is_done = True
+
+
+def _first_play(start: _Auction) -> _Play:
+    """The state in which the play starts, from the auction's last state."""
+    d = start.__dict__
+    k = (d["players"], d["picker"], d["_called"], d["_cs"], d["_unk"], d["_ten"], d["_ntricks"])
+    return _state(
+        _Play, start, k, d["card_masks"], d["turn"], (), d["trick_leader"], (), -1, -1, d["_log"]
+    )
+
+
+def _state(
+    cls: type[_Play],
+    g: _Auction,
+    k: tuple[int, int | None, int, int, int, bool, int],
+    masks: int,
+    turn: int,
+    tricks: tuple[Trick, ...],
+    leader: int,
+    cards: tuple[Card, ...],
+    led: int,
+    called_led: int,
+    log: Any,
+) -> _Play:
+    """A new play state, with its seat's legal cards (``_Play.apply`` writes it out)."""
+    new = _new(cls)
+    new._g = g
+    new._k = k
+    new._masks = masks
+    new._turn = turn
+    new._tricks = tricks
+    new._leader = leader
+    new._cards = cards
+    new._led = led
+    new._called_led = called_led
+    new._log = log
+    _, picker, called, cs, unk, ten, _ = k
+    hand = masks >> (turn << 5) & _FULL
+    lmask = new._lmask = _legal_mask(
+        hand, led, turn == picker, called, cs, unk, ten, called_led, len(tricks)
+    )
+    new._legal = plays_of(lmask)
     return new
 
 
-def _take_trick(d: dict[str, Any], state: dict[str, Any], cards: tuple[Card, ...]) -> int:
-    """Complete the trick in ``state``: its winner leads next (returned), or the hand is
-    over (-1 returned)."""
-    n = d["players"]
-    leader = d["trick_leader"]
-    winner: int = (leader + _winner(list(map(_BIT, cards)), d["_unk"], d["_cs"])) % n
+def _take_trick(s: _Play, masks: int, cards: tuple[Card, ...], log: Any) -> Game:
+    """The state after the trick's last card: its winner leads next, or the hand is over."""
+    k = s._k
+    n = k[0]
+    leader = s._leader
+    winner: int = (leader + _winner(list(map(_BIT, cards)), k[4], k[3])) % n
     trick = _new(Trick)
     _set_leader(trick, leader)
     _set_cards(trick, cards)
     _set_winner(trick, winner)
-    tricks = state["tricks"] = (*d["tricks"], trick)
-    state["trick_cards"] = ()
-    state["trick_leader"] = winner
-    state["_led"] = -1
-    if len(tricks) == d["_ntricks"]:
-        state["phase"] = _DONE
-        state["turn"] = None
-        state["is_done"] = True
-        state["_lmask"] = 0
-        state["_legal"] = ()
-        return -1
-    state["turn"] = winner
-    return winner
+    tricks = (*s._tricks, trick)
+    if len(tricks) < k[6]:
+        return _state(_Play, s._g, k, masks, winner, tricks, winner, (), -1, s._called_led, log)
+    done = _new(_Done)
+    done._g = s._g
+    done._k = k
+    done._masks = masks
+    done._turn = None
+    done._tricks = tricks
+    done._leader = winner
+    done._cards = ()
+    done._led = -1
+    done._called_led = s._called_led
+    done._log = log
+    done._lmask = 0
+    done._legal = ()
+    return done

@@ -16,22 +16,40 @@ _POINTS = attrgetter("points")
 # Enum members as plain names: a member read from its class costs a class lookup.
 _DONE, _DOUBLER, _LEASTER = Phase.DONE, Result.DOUBLER, Result.LEASTER
 _CARDS = attrgetter("cards")
+_new = object.__new__
+# A HandResult's slots, set as its frozen __init__ sets them, without the call (its
+# nine ``object.__setattr__`` calls cost a fifth of a hand's scoring).
+(
+    _set_picker,
+    _set_partners,
+    _set_alone,
+    _set_leaster,
+    _set_tricks,
+    _set_points,
+    _set_result,
+    _set_scores,
+    _set_multiplier,
+) = (HandResult.__dict__[name].__set__ for name in HandResult.__match_args__)
 
 
 def hand_result(hand: HandState) -> HandResult | None:
     """The hand's score once it is done, else None."""
     if hand.phase is not _DONE:
         return None
+    # Each field read once: a state of the play serves them as properties.
     n = hand.players
-    if hand.picker is None and not hand.tricks:
-        return HandResult(None, (), False, False, (), None, _DOUBLER, (0,) * n, 1)
-    if hand.picker is None:
-        return _leaster_result(hand)
     picker = hand.picker
+    tricks = hand.tricks
+    if picker is None and not tricks:
+        return HandResult(None, (), False, False, (), None, _DOUBLER, (0,) * n, 1)
+    if picker is None:
+        return _leaster_result(hand)
+    partners = hand.partners
+    rules = hand.rules
     side = 1 << picker
-    for partner in hand.partners:
+    for partner in partners:
         side |= 1 << partner
-    won = [t for t in hand.tricks if side >> t.winner & 1]
+    won = [t for t in tricks if side >> t.winner & 1]
     points = sum(map(_POINTS, chain(chain.from_iterable(map(_CARDS, won)), hand.bury)))
     result, scores, multiplier = kernel.picker_score(
         n,
@@ -39,21 +57,21 @@ def hand_result(hand: HandState) -> HandResult | None:
         side,
         points,
         len(won),
-        hand.rules.tricks,
+        len(tricks),
         kernel.hand_multiplier(hand.multiplier, len(hand.cracks)),
-        kernel.bumps(hand.rules, picker == hand.dealer),
+        kernel.bumps(rules, picker == hand.dealer),
     )
-    return HandResult(
-        picker,
-        tuple(sorted(hand.partners)),
-        not hand.partners,
-        False,
-        hand.tricks,
-        (points, 120 - points),
-        result,
-        scores,
-        multiplier,
-    )
+    made = _new(HandResult)
+    _set_picker(made, picker)
+    _set_partners(made, tuple(sorted(partners)))
+    _set_alone(made, not partners)
+    _set_leaster(made, False)
+    _set_tricks(made, tricks)
+    _set_points(made, (points, 120 - points))
+    _set_result(made, result)
+    _set_scores(made, scores)
+    _set_multiplier(made, multiplier)
+    return made
 
 
 def leaster_blind_seat(hand: HandState) -> int | None:
