@@ -17,7 +17,7 @@ version 1's, or changed, by ``key=value`` items:
 - ``policy=v1``: version 1's playout policy (``frozen.v1.playout.playout``); ``v2``
   (default, ``playout.playout``).
 - ``no_waste=0``, ``schmear=0``, ``risky=0``: a rule of this code's follow filter off
-  (``expert.Filters``).
+  (``expert.Filters``; ``no_waste=0|1`` at every table, three-handed included).
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
   ``point_weight=X``, ...). With no part of version 1's, the hybrid is the live
   ``ExpertBot`` with those options, its own search.
@@ -32,6 +32,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from sheepshead import bots
@@ -68,6 +69,8 @@ class Hybrid:
         self.spec = spec
         extra = {k: _number(v) for k, v in spec.items() if k not in _PARTS and k not in _FILTERS}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
+        if "no_waste" in spec:  # at every table, three-handed too
+            filters = replace(filters, no_waste_tables=frozenset())
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
         self.filters = filters
         self.worlds = self.bot.worlds

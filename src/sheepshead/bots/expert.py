@@ -32,7 +32,7 @@ off by default.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sheepshead.actions import Action, Bury, Call, Play, parse_move
 from sheepshead.bots.cardplay import absurd
@@ -212,6 +212,10 @@ class Filters:
     #: may bank. On, it cost the expert 0.048 game points a hand against version 1
     #: (docs/bots.md, session of 2026-12-05).
     no_waste: bool = False
+    #: Head counts where it is on all the same: banking took the expert's wasted point
+    #: cards over the issue's 1% bar of its plays there (three-handed 2.4%, four-handed
+    #: 1.5%, called ace 1.7%; five-handed 0.84%, six-handed 0.2%: docs/bots.md).
+    no_waste_tables: frozenset[int] = frozenset({3, 4})
     #: An ace or ten on a known ally's sure trick, when the seat has one to give.
     schmear: bool = True
     #: No ace or ten that may be overtaken on a trick worth under 10.
@@ -223,7 +227,10 @@ def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> 
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     keep = [c for c in legal if not absurd(k, c, legal)]
     if not k.leading and not k.leaster and k.best is not None:
-        keep = _follow_filter(k, keep, filters or Filters())
+        filters = filters or Filters()
+        if view.players in filters.no_waste_tables:
+            filters = replace(filters, no_waste=True)
+        keep = _follow_filter(k, keep, filters)
     if k.leading and not k.on_picker_side and not k.leaster:
         called = k.called
         if (
