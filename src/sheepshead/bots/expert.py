@@ -8,7 +8,8 @@ its own game points, card points of its side breaking near-ties; each world weig
 as likely as the auction and the play make it (``sampler.py``). Before searching, a
 convention filter drops the plays a Wisconsin player calls blunders (the standard
 bot's ``absurd``; a defender's lead away from the called suit; a dearer card than
-needed to take a trick surely won; points given to a trick a known opponent surely
+needed to take a trick surely won, though an ace or ten sure to take it may be
+banked; points given to a trick a known opponent surely
 takes; anything but an ace or ten on a known ally's sure trick, when the seat has one
 to give; an ace or ten that may be overtaken on a trick worth under 10, when a
 cheaper card takes it for now), so search never makes them; a forced move is played
@@ -31,6 +32,7 @@ off by default.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from sheepshead.actions import Action, Bury, Call, Play, parse_move
 from sheepshead.bots.cardplay import absurd
@@ -46,7 +48,7 @@ from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
 from sheepshead.view import SeatView
 
-__all__ = ["BUDGET", "WORLDS", "ExpertBot", "candidates", "partners_of", "sim_of"]
+__all__ = ["BUDGET", "WORLDS", "ExpertBot", "Filters", "candidates", "partners_of", "sim_of"]
 
 #: Worlds sampled per card decision.
 WORLDS = 40
@@ -75,8 +77,12 @@ class ExpertBot:
         budget: int = BUDGET,
         search_bury: bool = False,
         search_call: bool = False,
+        point_weight: float = POINT_WEIGHT,
+        filters: Filters | None = None,
     ) -> None:
         self.worlds = worlds
+        self.point_weight = point_weight
+        self.filters = filters or Filters()
         self.budget = budget
         self.search_bury = search_bury
         self.search_call = search_call
@@ -94,7 +100,7 @@ class ExpertBot:
             return self._call(view, rng)
         if view.phase is not Phase.PLAYING:
             return self.standard.choose(view, rng)
-        options = candidates(view, read_view(view))
+        options = candidates(view, read_view(view), self.filters)
         if len(options) == 1:
             return Play(options[0])
         return Play(self.search(view, options, rng))
@@ -109,6 +115,7 @@ class ExpertBot:
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
         template: SimHand | None = None
+        point_weight = self.point_weight
         # Late in a hand few worlds are possible, and the sampler draws some again: a
         # world's playouts are a function of the world, so each is played once.
         seen: dict[tuple[object, ...], list[float]] = {}
@@ -138,7 +145,7 @@ class ExpertBot:
                     sim = base.copy()
                     sim.play(card)
                     playout(sim)
-                    results.append(sim.scores()[me] + POINT_WEIGHT * sim.own_points(me))
+                    results.append(sim.scores()[me] + point_weight * sim.own_points(me))
             weight = world.weight
             for i, result in enumerate(results):
                 value[i] += weight * result
@@ -196,12 +203,34 @@ class ExpertBot:
         return calls[_best_option(view, options, worlds)]
 
 
-def candidates(view: SeatView, k: Knowledge) -> list[Card]:
+@dataclass(frozen=True)
+class Filters:
+    """Which of the follow filter's rules (``_follow_filter``) are on."""
+
+    #: Of the cards sure to take the trick, the cheapest only. Off (version 4, as in
+    #: version 1): the cheapest and any ace or ten sure to take it, which the search
+    #: may bank. On, it cost the expert 0.048 game points a hand against version 1
+    #: (docs/bots.md, session of 2026-12-05).
+    no_waste: bool = False
+    #: Head counts where it is on all the same: banking took the expert's wasted point
+    #: cards over the issue's 1% bar of its plays there (three-handed 2.4%, four-handed
+    #: 1.5%, called ace 1.7%; five-handed 0.84%, six-handed 0.2%: docs/bots.md).
+    no_waste_tables: frozenset[int] = frozenset({3, 4})
+    #: An ace or ten on a known ally's sure trick, when the seat has one to give.
+    schmear: bool = True
+    #: No ace or ten that may be overtaken on a trick worth under 10.
+    risky: bool = True
+
+
+def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> list[Card]:
     """The legal cards that pass the convention filter (all of them if none would)."""
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     keep = [c for c in legal if not absurd(k, c, legal)]
     if not k.leading and not k.leaster and k.best is not None:
-        keep = _follow_filter(k, keep)
+        filters = filters or Filters()
+        if view.players in filters.no_waste_tables:
+            filters = replace(filters, no_waste=True)
+        keep = _follow_filter(k, keep, filters)
     if k.leading and not k.on_picker_side and not k.leaster:
         called = k.called
         if (
@@ -288,9 +317,10 @@ def _best_option(
     return max(range(len(options)), key=value.__getitem__)
 
 
-def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
+def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Card]:
     """Follows any good player agrees on: of the cards sure to take the trick, the
-    cheapest (no ace or ten where a cheaper card is as sure); last to play to a trick
+    cheapest or an ace or ten, banked (``Filters.no_waste`` keeps the cheapest only);
+    last to play to a trick
     worth 10 that is not one's own side's, one of those rather than a loser; on a
     trick a known opponent surely takes, the loser with the fewest points; on a known
     ally's sure trick, an ace or ten (a schmear) when the seat has one to give; on a
@@ -305,22 +335,27 @@ def _follow_filter(k: Knowledge, keep: list[Card]) -> list[Card]:
     assert best is not None
     sure = [c for c in keep if k.sure_to_win(c)]
     if len(sure) > 1:
-        # No ace or ten where a card worth less takes the trick as surely (a wasted
-        # point card, issue 16; version 1 let search bank one).
-        cheapest = min(sure, key=lambda c: (c.points >= 10, c.is_trump, c.power))
-        sure = [cheapest]
+        # The search may bank an ace or ten sure to take the trick, where a card worth
+        # less takes it as surely (kept back, it may be trumped later): forbidding it
+        # (a "wasted point card", issue 16) was most of version 2's loss to version 1.
+        if filters.no_waste:
+            cheapest = min(sure, key=lambda c: (c.points >= 10, c.is_trump, c.power))
+            sure = [cheapest]
+        else:
+            cheapest = min(sure, key=lambda c: (c.is_trump, c.power))
+            sure = [c for c in sure if c is cheapest or c.points >= 10]
         keep = [c for c in keep if c in sure or not k.sure_to_win(c)]
     ours = k.winner is not None and k.side_of(k.winner) == 1
     if sure and not k.later and k.trick_points >= 10 and not ours:
         return sure
-    if ours and k.winner_is_sure():
+    if filters.schmear and ours and k.winner_is_sure():
         schmears = [
             c for c in keep if not c.is_trump and c.points >= 10 and not beats(c, best, led)
         ]
         if schmears:
             return schmears  # a known ally's sure trick: an ace or a ten on it
     winners = [c for c in keep if beats(c, best, led)]
-    if winners and k.trick_points < 10:
+    if filters.risky and winners and k.trick_points < 10:
         # A poor trick is not worth risking a ten or an ace that may be overtaken
         # (the picker's ten of diamonds over a trick of nothing, holding the eight).
         cheaper = min(c.points for c in winners)

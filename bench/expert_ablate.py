@@ -1,0 +1,206 @@
+"""Which part of the expert's card play costs against version 1? (issue 16)
+
+    nice -n 5 .venv/bin/python bench/expert_ablate.py --deals 300 --deal-seed tune \
+        --variant filter=v1 --variant policy=v1,sim=v1
+
+The arena's duplicate match in one process, as ``bot_identity.py --edge``: a hybrid
+expert in each seat in turn among version 1 experts (``--baseline-version``). The
+hybrid is this code's expert (``ExpertBot``) with any of its parts turned back to
+version 1's, or changed, by ``key=value`` items:
+
+- ``filter=v1``: version 1's convention filter (``frozen.v1.expert.candidates``, over
+  version 1's ``read_view``) instead of this code's (``expert.candidates``).
+- ``sampler=v1`` (version 1's sampler), ``sampler=noread`` (this code's, every world
+  alike: ``Sampler(view, read=False)``), ``sampler=v2`` (this code's, the default).
+- ``sim=v1``: the worlds built and played in version 1's ``SimHand`` (no reading of
+  the play in the playouts); ``sim=v2`` (default).
+- ``policy=v1``: version 1's playout policy (``frozen.v1.playout.playout``); ``v2``
+  (default, ``playout.playout``).
+- ``no_waste=0``, ``schmear=0``, ``risky=0``: a rule of this code's follow filter off
+  (``expert.Filters``; ``no_waste=0|1`` at every table, three-handed included).
+- any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
+  ``point_weight=X``, ...). With no part of version 1's, the hybrid is the live
+  ``ExpertBot`` with those options, its own search.
+
+With every part at v1 the hybrid is version 1's expert (an edge of exactly 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import replace
+from typing import Any
+
+from sheepshead import bots
+from sheepshead.actions import Action, Play
+from sheepshead.bots import expert as live
+from sheepshead.bots import seed_rng
+from sheepshead.bots.arena import bootstrap_ci, run, summarize
+from sheepshead.bots.frozen.v1 import expert as v1_expert
+from sheepshead.bots.frozen.v1 import knowledge as v1_knowledge
+from sheepshead.bots.frozen.v1 import playout as v1_playout
+from sheepshead.bots.frozen.v1 import sampler as v1_sampler
+from sheepshead.bots.knowledge import read_view
+from sheepshead.bots.playout import playout as v2_playout
+from sheepshead.bots.rng import Rng
+from sheepshead.bots.sampler import Sampler
+from sheepshead.bots.simview import partners_of, sim_of
+from sheepshead.cards import Card
+from sheepshead.game import Game
+from sheepshead.hand import Phase
+from sheepshead.kernel import bit, mask_of
+from sheepshead.rules import PRESETS
+from sheepshead.view import SeatView
+
+_PARTS = ("filter", "sampler", "sim", "policy")
+_FILTERS = ("no_waste", "schmear", "risky")
+
+
+class Hybrid:
+    """This code's expert with parts of version 1's (or changed sizes) in its card play."""
+
+    level = "expert"
+
+    def __init__(self, spec: dict[str, str]) -> None:
+        self.spec = spec
+        extra = {k: _number(v) for k, v in spec.items() if k not in _PARTS and k not in _FILTERS}
+        filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
+        if "no_waste" in spec:  # at every table, three-handed too
+            filters = replace(filters, no_waste_tables=frozenset())
+        self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
+        self.filters = filters
+        self.worlds = self.bot.worlds
+        self.budget = self.bot.budget
+        self.point_weight = self.bot.point_weight
+        #: Only the live code's options: its own search, exactly.
+        self.live = not any(k in _PARTS for k in spec)
+
+    def choose(self, view: SeatView, rng: Rng) -> Action:
+        legal = view.legal
+        if self.live or len(legal) == 1 or view.phase is not Phase.PLAYING:
+            return self.bot.choose(view, rng)
+        if self.spec.get("filter") == "v1":
+            options = v1_expert.candidates(view, v1_knowledge.read_view(view))
+        else:
+            options = live.candidates(view, read_view(view), self.filters)
+        if len(options) == 1:
+            return Play(options[0])
+        return Play(self.search(view, options, rng))
+
+    def search(self, view: SeatView, options: list[Card], rng: Rng) -> Card:
+        me = view.seat
+        played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
+        plays_left = view.players * view.rules.tricks - played
+        worlds = min(self.worlds, max(live.MIN_WORLDS, self.budget // (len(options) * plays_left)))
+        kind = self.spec.get("sampler", "v2")
+        read = kind != "noread"
+        sampler: Any = v1_sampler.Sampler(view) if kind == "v1" else Sampler(view, read=read)
+        old_sim = self.spec.get("sim") == "v1"
+        build = v1_expert.sim_of if old_sim else sim_of
+        partners = v1_expert.partners_of if old_sim else partners_of
+        play = v1_playout.playout if self.spec.get("policy") == "v1" else v2_playout
+        bits = [bit(card) for card in options]
+        value = [0.0] * len(options)
+        template: Any = None
+        pw = self.point_weight
+        for _ in range(worlds):
+            world = sampler.sample(rng)
+            if template is None or sampler.facedown:
+                base = template = build(view, world)
+            else:
+                base = template.rewire(
+                    [mask_of(h) for h in world.hands],
+                    partners(view, world),
+                    0 if world.unknown is None else bit(world.unknown),
+                    mask_of(world.bury),
+                    sum(c.points for c in world.blind or ()),
+                )
+            weight = world.weight
+            for i, card in enumerate(bits):
+                sim = base.copy()
+                sim.play(card)
+                play(sim)
+                value[i] += weight * (sim.scores()[me] + pw * sim.own_points(me))
+        best = max(range(len(options)), key=value.__getitem__)
+        return options[best]
+
+
+def _number(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--deal-seed", default="tune")
+    parser.add_argument("--baseline-version", default="1")
+    parser.add_argument("--variant", action="append", default=[], help="e.g. filter=v1")
+    parser.add_argument("--per-deal", action="store_true", help="print each deal's edge")
+    args = parser.parse_args()
+    rules = PRESETS[args.preset]
+
+    def baseline(game: Game) -> Action:
+        assert game.turn is not None
+        return bots.decide("expert", game.view(game.turn), 0, args.baseline_version)
+
+    for text in args.variant or [""]:
+        spec = dict(item.partition("=")[::2] for item in text.split(",") if "=" in item)
+        bot = Hybrid(spec)
+
+        def candidate(game: Game, bot: Hybrid = bot) -> Action:
+            assert game.turn is not None
+            view = game.view(game.turn)
+            return bot.choose(view, seed_rng("expert", view, 0))
+
+        start = time.process_time()
+        outcomes = run(rules, candidate, baseline, args.deals, args.deal_seed, first=args.first)
+        report = summarize(outcomes, rules, "hybrid", f"v{args.baseline_version}", args.deal_seed)
+        edges = [o.edge for o in outcomes]
+        lo, hi = bootstrap_ci(edges)
+        row = {
+            "variant": text or "live",
+            "preset": args.preset,
+            "deal_set": args.deal_seed,
+            "first": args.first,
+            "deals": args.deals,
+            "edge": sum(edges) / len(edges),
+            "ci95": [lo, hi],
+            "by_role": {
+                role: r["mean_edge"]
+                for role, r in report["by_role"].items()
+                if r["mean_edge"] is not None
+            },
+            "blunders": {
+                k: report["candidate_stats"].get(k)
+                for k in (
+                    "defender_trump_lead_rate",
+                    "free_point_rate",
+                    "missed_schmear_rate",
+                    "wasted_point_rate",
+                )
+            },
+            "cpu_s": round(time.process_time() - start),
+        }
+        if args.per_deal:
+            row["per_deal"] = edges
+        print(json.dumps(row), flush=True)
+        print(
+            f"# {row['variant']}: {args.preset} {args.deal_seed} {args.first}+{args.deals}: "
+            f"edge {row['edge']:+.3f} [{lo:+.3f}, {hi:+.3f}] ({row['cpu_s']} s CPU, "
+            f"load {os.getloadavg()[0]:.1f})",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
