@@ -42,6 +42,13 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "3699ebd0f4ca7efe",
         "expert": "e60c7b3ebf140b21",
     },
+    # The expert searches its pick at three- and four-handed tables (bigsearch.py);
+    # the daily game's rules (5-handed) play as version 3.
+    "4": {
+        "beginner": "01a35f57fe479050",
+        "standard": "3699ebd0f4ca7efe",
+        "expert": "e60c7b3ebf140b21",
+    },
 }
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
