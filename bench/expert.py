@@ -22,6 +22,10 @@ difference of each variant's edge from the default's and its 95% interval:
 
     .venv/bin/python bench/expert.py --latency 0 --illegal 0 --compare 400 \
         --variant worlds=80,budget=12000 --variant search_bury=1,search_call=1
+
+The big decisions' keys (``bigsearch.py``): ``search_pick=1|0`` (unset: the tables of
+``PICK_BONUS``), ``pick_worlds``, ``pick_margin``, ``pick_bonus``, ``pick_shift`` (with
+``pick_worlds=0``: no search, the threshold moved); ``--preset`` sets the table.
 """
 
 from __future__ import annotations
