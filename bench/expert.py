@@ -22,6 +22,10 @@ difference of each variant's edge from the default's and its 95% interval:
 
     .venv/bin/python bench/expert.py --latency 0 --illegal 0 --compare 400 \
         --variant worlds=80,budget=12000 --variant search_bury=1,search_call=1
+
+The big decisions' keys (``bigsearch.py``): ``search_pick=1|0`` (unset: the tables of
+``PICK_BONUS``), ``pick_worlds``, ``pick_margin``, ``pick_bonus``, ``pick_shift`` (with
+``pick_worlds=0``: no search, the threshold moved); ``--preset`` sets the table.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import time
 from typing import Any
 
 from sheepshead.bots import seed_rng
+from sheepshead.bots.bigsearch import PICK_MARGIN, PICK_WORLDS
 from sheepshead.bots.expert import BUDGET, WORLDS, ExpertBot
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
@@ -156,11 +161,15 @@ def illegal(positions: int, expert: ExpertBot) -> None:
 
 
 def compare(
-    deals: int, variants: list[str], deal_set: str = "expert-tuning", first: int = 0
+    deals: int,
+    variants: list[str],
+    deal_set: str = "expert-tuning",
+    first: int = 0,
+    preset: str = "standard",
 ) -> None:
     from sheepshead.bots.arena import bootstrap_ci, bot_policy, play_deal
 
-    rules = PRESETS["standard"]
+    rules = PRESETS[preset]
     baseline = bot_policy(RuleBot("standard"))
     edges: dict[str, list[float]] = {}
     for spec in ["default", *variants]:
@@ -170,6 +179,11 @@ def compare(
             budget=int(options.get("budget", BUDGET)),
             search_bury=options.get("search_bury") == "1",
             search_call=options.get("search_call") == "1",
+            search_pick={"1": True, "0": False}.get(options.get("search_pick", "")),
+            pick_worlds=int(options.get("pick_worlds", PICK_WORLDS)),
+            pick_margin=float(options.get("pick_margin", PICK_MARGIN)),
+            pick_bonus=float(options["pick_bonus"]) if "pick_bonus" in options else None,
+            pick_shift=float(options.get("pick_shift", 0.0)),
         )
         policy = bot_policy(bot)
         start = time.process_time()
@@ -182,13 +196,14 @@ def compare(
         cpu = time.process_time() - start
         print(
             f"{spec}: edge {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] over {deals} deals "
-            f"of {deal_set!r} from {first}, {cpu:.0f} s CPU",
+            f"of {deal_set!r} from {first} at {preset}, {cpu:.0f} s CPU",
             flush=True,
         )
-    for spec in variants:
-        diff = [a - b for a, b in zip(edges[spec], edges["default"], strict=True)]
-        lo, hi = bootstrap_ci(diff)
-        print(f"{spec} - default: {sum(diff) / deals:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+        if spec != "default":
+            # Each variant's paired difference as soon as it is known.
+            diff = [a - b for a, b in zip(edges[spec], edges["default"], strict=True)]
+            lo, hi = bootstrap_ci(diff)
+            print(f"{spec} - default: {sum(diff) / deals:+.3f} [{lo:+.3f}, {hi:+.3f}]", flush=True)
 
 
 def main() -> None:
@@ -204,24 +219,27 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="--compare's first deal")
     parser.add_argument("--search-bury", action="store_true", help="the searched bury on")
     parser.add_argument("--search-call", action="store_true", help="the searched call on")
+    parser.add_argument("--search-pick", action="store_true", help="the searched pick on")
     args = parser.parse_args()
     expert = ExpertBot(
         worlds=args.worlds,
         budget=args.budget,
         search_bury=args.search_bury,
         search_call=args.search_call,
+        search_pick=args.search_pick or None,
     )
     print(
         f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision"
         f"{', searched bury' if args.search_bury else ''}"
         f"{', searched call' if args.search_call else ''}"
+        f"{', searched pick' if args.search_pick else ''}"
     )
     if args.latency:
         latency(args.latency, expert, args.preset)
     if args.illegal:
         illegal(args.illegal, expert)
     if args.compare:
-        compare(args.compare, args.variant, args.deal_set, args.first)
+        compare(args.compare, args.variant, args.deal_set, args.first, args.preset)
 
 
 if __name__ == "__main__":

@@ -42,8 +42,10 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "3699ebd0f4ca7efe",
         "expert": "e60c7b3ebf140b21",
     },
-    # The expert's search may bank a sure ace or ten again (expert.Filters.no_waste off);
-    # the beginner and the standard level play as version 3.
+    # The expert's search may bank a sure ace or ten again at five- and six-handed tables
+    # (expert.Filters.no_waste off there), and it searches its pick at three- and
+    # four-handed tables (bigsearch.py); the beginner and the standard level play as
+    # version 3.
     "4": {
         "beginner": "01a35f57fe479050",
         "standard": "3699ebd0f4ca7efe",

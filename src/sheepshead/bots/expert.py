@@ -21,29 +21,34 @@ the same view and generator give the same card on any machine and under any load
 no clock is read.
 
 Picking, burying, calling, cracking and naming the leaster trick follow the standard
-bot. The expert can also search the bury (the standard bot's choice and a few
-others, each with the call the standard bot would make after it) and the call
-(every sensible one, alone included) by playing them out in sampled worlds
-(``search_bury``, ``search_call``); on 400 arena deals that gained nothing
-measurable (+0.003 game points per hand, 95% interval -0.04 to +0.05), so both are
-off by default.
+bot, except where ``bigsearch.py`` searches them: the pick or pass of a hand close to
+the standard bot's threshold (``search_pick``; by default at the tables of
+``bigsearch.PICK_BONUS``), the bury and the call (``search_bury``, ``search_call``,
+off: not confirmed on the evaluation deals). ``docs/bots.md`` has the measurements.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from sheepshead.actions import Action, Bury, Call, Play, parse_move
+from sheepshead.actions import Action, Play
+from sheepshead.bots.bigsearch import (
+    PICK_BONUS,
+    PICK_MARGIN,
+    PICK_WORLDS,
+    search_bury,
+    search_call,
+    search_pick,
+    table_key,
+)
 from sheepshead.bots.cardplay import absurd
 from sheepshead.bots.knowledge import Knowledge, beats, read_view
 from sheepshead.bots.playout import partners_of, playout, sim_of
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
-from sheepshead.bots.sampler import Sampler, World
+from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import SimHand
 from sheepshead.cards import Card, Rank
-from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
 from sheepshead.view import SeatView
@@ -57,11 +62,6 @@ WORLDS = 40
 #: ``MIN_WORLDS``.
 BUDGET = 6000
 MIN_WORLDS = 12
-#: The standard bot's favourite buries that the expert plays out, and in how many
-#: worlds; the worlds for a call.
-BURY_OPTIONS = 4
-BURY_WORLDS = 30
-CALL_WORLDS = 40
 #: Game points per card point, when card points break near-ties.
 POINT_WEIGHT = 0.001
 
@@ -79,6 +79,11 @@ class ExpertBot:
         search_call: bool = False,
         point_weight: float = POINT_WEIGHT,
         filters: Filters | None = None,
+        search_pick: bool | None = None,
+        pick_worlds: int = PICK_WORLDS,
+        pick_margin: float = PICK_MARGIN,
+        pick_bonus: float | None = None,
+        pick_shift: float = 0.0,
     ) -> None:
         self.worlds = worlds
         self.point_weight = point_weight
@@ -86,6 +91,11 @@ class ExpertBot:
         self.budget = budget
         self.search_bury = search_bury
         self.search_call = search_call
+        self.search_pick = search_pick
+        self.pick_worlds = pick_worlds
+        self.pick_margin = pick_margin
+        self.pick_bonus = pick_bonus
+        self.pick_shift = pick_shift
         self.standard = RuleBot("standard")
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
@@ -94,10 +104,28 @@ class ExpertBot:
             raise ValueError(f"seat {view.seat} has nothing to decide")
         if len(legal) == 1:
             return legal[0]
+        if view.phase is Phase.PICKING:
+            table = table_key(view)
+            searched = self.search_pick
+            if searched is None:
+                searched = table in PICK_BONUS
+            if searched:
+                bonus = self.pick_bonus
+                if bonus is None:
+                    bonus = PICK_BONUS.get(table, 0.0)
+                return search_pick(
+                    view,
+                    rng,
+                    self.standard,
+                    self.pick_worlds,
+                    self.pick_margin,
+                    bonus,
+                    self.pick_shift,
+                )
         if view.phase is Phase.BURYING and self.search_bury:
-            return self._bury(view, rng)
+            return search_bury(view, rng, self.standard)
         if view.phase is Phase.CALLING and self.search_call:
-            return self._call(view, rng)
+            return search_call(view, rng, self.standard)
         if view.phase is not Phase.PLAYING:
             return self.standard.choose(view, rng)
         options = candidates(view, read_view(view), self.filters)
@@ -152,56 +180,6 @@ class ExpertBot:
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
 
-    # Bury and call ---------------------------------------------------------------
-
-    def _bury(self, view: SeatView, rng: Rng) -> Action:
-        """The standard bot's bury and a few others (``_bury_score``), each with the
-        call the standard bot would make after it, played out in sampled worlds."""
-        legal = [a for a in view.legal if isinstance(a, Bury)]
-        cards = view.cards
-
-        def kept(bury: Bury) -> list[Card]:
-            return [c for c in cards if c not in bury.cards]
-
-        usual = self.standard.choose(view, rng)
-        ranked = sorted(legal, key=lambda b: -_bury_score(kept(b), b.cards))
-        shortlist = [usual, *(b for b in ranked if b != usual)][:BURY_OPTIONS]
-        sampler = Sampler(view)
-        worlds = [sampler.sample(rng) for _ in range(BURY_WORLDS)]
-        game = _engine_game(view, worlds[0])
-        options: list[tuple[tuple[Card, ...], tuple[Card, ...], Action | None]] = []
-        for bury in shortlist:
-            assert isinstance(bury, Bury)
-            after = game.apply(bury)
-            call = None
-            if after.phase is Phase.CALLING:
-                call = self.standard.choose(after.view(view.seat), rng)
-            options.append((tuple(kept(bury)), bury.cards, call))
-        best = _best_option(view, options, worlds)
-        return Bury(options[best][1])
-
-    def _call(self, view: SeatView, rng: Rng) -> Action:
-        """Each sensible call (every ace or ten; for an unknown call, the standard
-        bot's unknown card; alone) played out in sampled worlds."""
-        usual = self.standard.choose(view, rng)
-        calls: list[Action] = []
-        for action in view.legal:
-            if isinstance(action, Call) and action.unknown is not None:
-                if isinstance(usual, Call) and usual.unknown is not None:
-                    if action.card is usual.card:
-                        calls.append(action)
-                elif action.unknown is min(view.cards, key=_unknown_cost):
-                    calls.append(action)
-            else:
-                calls.append(action)
-        if len(calls) == 1:
-            return calls[0]
-        sampler = Sampler(view)
-        worlds = [sampler.sample(rng) for _ in range(CALL_WORLDS)]
-        bury = view.bury or ()
-        options = [(view.cards, bury, call) for call in calls]
-        return calls[_best_option(view, options, worlds)]
-
 
 @dataclass(frozen=True)
 class Filters:
@@ -255,66 +233,6 @@ def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> 
             ):
                 keep = suit
     return keep or legal
-
-
-def _bury_score(kept: list[Card], buried: tuple[Card, ...]) -> float:
-    """A quick guess at a bury's worth, to shortlist buries for search: its points,
-    the fail suits it clears, and never a trump unless it must."""
-    score = float(sum(c.points for c in buried))
-    score -= sum(20 + c.power - 100 for c in buried if c.is_trump)
-    held = {c.fail_suit for c in kept if c.fail_suit is not None}
-    return score + 4.0 * (3 - len(held))
-
-
-def _unknown_cost(card: Card) -> tuple[int, bool, int]:
-    return (card.points, card.is_trump, card.power)
-
-
-def _engine_game(view: SeatView, world: World) -> Game:
-    """The picker's own hand, before play, as an engine ``Game`` in the world."""
-    me = view.seat
-    blind = view.blind or ()
-    hands = [list(h) for h in world.hands]
-    hands[me] = [c for c in (*view.cards, *(view.bury or ())) if c not in blind]
-    game = Game.from_deal(view.rules, view.dealer, hands, blind, view.multiplier)
-    for text in view.moves:
-        game = game.apply_move(parse_move(text))
-    return game
-
-
-def _best_option(
-    view: SeatView,
-    options: Sequence[tuple[tuple[Card, ...], tuple[Card, ...], Action | None]],
-    worlds: list[World],
-) -> int:
-    """Which (cards kept, bury, call) plays best for the picker over the worlds."""
-    me, n, rules = view.seat, view.players, view.rules
-    value = [0.0] * len(options)
-    for world in worlds:
-        for i, (kept, bury, call) in enumerate(options):
-            hands = [kept if s == me else world.hands[s] for s in range(n)]
-            called = unknown = None
-            partners: set[int] = set()
-            if isinstance(call, Call):
-                called, unknown = call.card, call.unknown
-                partners.add(next(s for s in range(n) if called in hands[s]))
-                if rules.second_partner:
-                    partners.add((me - 1) % n)
-            sim = SimHand.start(
-                rules,
-                hands,
-                (view.dealer + 1) % n,
-                picker=me,
-                partners=partners,
-                called=called,
-                unknown=unknown,
-                bury=bury,
-                multiplier=view.multiplier,
-                forced=me == view.dealer,
-            )
-            playout(sim)
-            value[i] += world.weight * (sim.scores()[me] + POINT_WEIGHT * sim.own_points(me))
-    return max(range(len(options)), key=value.__getitem__)
 
 
 def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Card]:

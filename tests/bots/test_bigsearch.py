@@ -1,0 +1,176 @@
+"""The expert's searched big decisions (``bigsearch.py``): legal at every table,
+deterministic for a view and generator, bounded by a fixed number of worlds (never a
+clock), and sensible where the answer is plain."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from bots.random_hands import deal, per_preset, random_rules
+from sheepshead.actions import PASS, PICK, Action
+from sheepshead.bots import bigsearch
+from sheepshead.bots.bigsearch import search_pick
+from sheepshead.bots.expert import ExpertBot
+from sheepshead.bots.rng import Rng
+from sheepshead.bots.rulebot import RuleBot
+from sheepshead.bots.sampler import Sampler
+from sheepshead.cards import DECK, parse_cards
+from sheepshead.game import Game
+from sheepshead.hand import Phase
+from sheepshead.rules import PRESETS
+from sheepshead.view import SeatView
+
+
+def _searched(worlds: int) -> ExpertBot:
+    """Every big decision searched, every pick (however far from the threshold)."""
+    return ExpertBot(
+        search_pick=True,
+        search_bury=True,
+        search_call=True,
+        pick_margin=100.0,
+        pick_worlds=worlds,
+    )
+
+
+@per_preset(4)
+def test_searched_pick_bury_and_call_are_legal_and_deterministic(
+    preset: str, rnd: random.Random
+) -> None:
+    game = deal(random_rules(preset, rnd), rnd)
+    bot = _searched(6)
+    while game.phase in (Phase.PICKING, Phase.BURYING, Phase.CALLING):
+        assert game.turn is not None
+        view = game.view(game.turn)
+        seed = rnd.randrange(1 << 30)
+        action = bot.choose(view, Rng.from_int(seed))
+        assert action in view.legal
+        assert bot.choose(view, Rng.from_int(seed)) == action
+        game = game.apply(action)
+
+
+def _positions() -> list[tuple[SeatView, int]]:
+    """Views where a searched decision is taken: the auction's turns of a few deals."""
+    out = []
+    for i, preset in enumerate(("standard", "three-handed", "four-handed", "six-handed")):
+        rnd = random.Random(i)
+        game = deal(PRESETS[preset], rnd)
+        while game.phase in (Phase.PICKING, Phase.BURYING, Phase.CALLING):
+            assert game.turn is not None
+            view = game.view(game.turn)
+            out.append((view, rnd.randrange(1 << 30)))
+            game = game.apply(view.legal[rnd.randrange(len(view.legal))])
+    return out
+
+
+def _decide_all(positions: list[tuple[SeatView, int]]) -> list[Action]:
+    bot = _searched(4)
+    return [bot.choose(view, Rng.from_int(seed)) for view, seed in positions]
+
+
+def test_the_same_positions_get_the_same_actions_idle_or_busy() -> None:
+    positions = _positions()
+    idle = _decide_all(positions)
+    stop = threading.Event()
+
+    def spin() -> None:
+        x = 0
+        while not stop.is_set():
+            x += 1
+
+    busy = [threading.Thread(target=spin) for _ in range(2)]
+    for t in busy:
+        t.start()
+    try:
+        loaded = _decide_all(positions)
+    finally:
+        stop.set()
+        for t in busy:
+            t.join()
+    assert loaded == idle
+
+
+def test_a_pick_search_draws_a_fixed_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = 0
+    sample = Sampler.sample
+
+    def counted(self: Sampler, rng: Rng) -> object:
+        nonlocal drawn
+        drawn += 1
+        return sample(self, rng)
+
+    monkeypatch.setattr(Sampler, "sample", counted)
+    view = _first_view(["AC 9C TS KH QD 8D"])
+    search_pick(view, Rng.from_int(1), RuleBot("standard"), worlds=7, margin=100.0)
+    assert drawn == 7
+    drawn = 0
+    # Far from the threshold, no search at all.
+    search_pick(view, Rng.from_int(1), RuleBot("standard"), worlds=7, margin=0.0)
+    assert drawn == 0
+
+
+def _first_view(first: list[str]) -> SeatView:
+    """5-handed, dealer 4: seat 0 (first to speak) holds ``first[0]``."""
+    rnd = random.Random(3)
+    mine = parse_cards(first[0])
+    rest = [c for c in DECK if c not in mine]
+    rnd.shuffle(rest)
+    hands = [list(mine)] + [rest[i * 6 : i * 6 + 6] for i in range(4)]
+    game = Game.from_deal(PRESETS["standard"], 4, hands, rest[24:26])
+    return game.view(0)
+
+
+@pytest.mark.parametrize(
+    ("cards", "expected"),
+    [
+        ("QC QS QH QD JC JS", PICK),  # six top trumps: a certain pick
+        ("7C 8C 9S KS 8H 9H", PASS),  # no trump, no ace: a certain pass
+    ],
+)
+def test_the_pick_search_picks_and_passes_the_plain_hands(cards: str, expected: Action) -> None:
+    view = _first_view([cards])
+    action = search_pick(view, Rng.from_int(5), RuleBot("standard"), worlds=12, margin=100.0)
+    assert action == expected
+
+
+def test_the_pick_search_leaves_far_hands_to_the_threshold() -> None:
+    assert bigsearch.pick_gap(_first_view(["QC QS QH QD JC JS"]), RuleBot("standard")) > 5
+
+
+def test_a_bury_that_keeps_a_callable_suit_is_told_apart() -> None:
+    cards = parse_cards("QC QS JD AD KC TS AH 9H")
+    # Burying the king of clubs and the ten of spades leaves only hearts, whose ace the
+    # picker holds: an unknown call. Keeping the king of clubs lets it call the ace.
+    assert not bigsearch._keeps_a_call(cards, parse_cards("KC TS"))
+    assert bigsearch._keeps_a_call(cards, parse_cards("TS 9H"))
+
+
+def test_by_default_the_pick_is_searched_only_at_the_tables_measured_to_gain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = 0
+    sample = Sampler.sample
+
+    def counted(self: Sampler, rng: Rng) -> object:
+        nonlocal drawn
+        drawn += 1
+        return sample(self, rng)
+
+    monkeypatch.setattr(Sampler, "sample", counted)
+    standard = RuleBot("standard")
+    searched = {key: 0 for key in ("3/none", "4/none", "5/called-ace")}
+    for preset in ("three-handed", "four-handed", "standard"):
+        for i in range(40):
+            game = deal(PRESETS[preset], random.Random(i))
+            assert game.turn is not None
+            view = game.view(game.turn)
+            if abs(bigsearch.pick_gap(view, standard)) > bigsearch.PICK_MARGIN:
+                continue
+            drawn = 0
+            ExpertBot().choose(view, Rng.from_int(i))
+            searched[bigsearch.table_key(view)] += drawn
+    assert searched["3/none"]
+    assert searched["4/none"]
+    assert searched["5/called-ace"] == 0
