@@ -69,6 +69,9 @@ def choose_bury(page: Page) -> Locator:
 
 
 def no_horizontal_scroll(page: Page) -> None:
+    # After a link's click the new page's text can be there before its stylesheets:
+    # a person sees it only once they apply (they block rendering), so measure then.
+    page.wait_for_load_state("load")
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner, f"the page scrolls sideways: {width} > {inner}"
