@@ -92,23 +92,33 @@ def test_the_same_positions_get_the_same_actions_idle_or_busy() -> None:
     assert loaded == idle
 
 
-def test_a_pick_search_draws_a_fixed_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn = 0
+class Draws:
+    """How many worlds the sampler has drawn since ``count`` was last set to 0."""
+
+    count = 0
+
+
+@pytest.fixture
+def draws(monkeypatch: pytest.MonkeyPatch) -> Draws:
+    counter = Draws()
     sample = Sampler.sample
 
     def counted(self: Sampler, rng: Rng) -> object:
-        nonlocal drawn
-        drawn += 1
+        counter.count += 1
         return sample(self, rng)
 
     monkeypatch.setattr(Sampler, "sample", counted)
+    return counter
+
+
+def test_a_pick_search_draws_a_fixed_number_of_worlds(draws: Draws) -> None:
     view = _first_view(["AC 9C TS KH QD 8D"])
     search_pick(view, Rng.from_int(1), RuleBot("standard"), worlds=7, margin=100.0)
-    assert drawn == 7
-    drawn = 0
+    assert draws.count == 7
+    draws.count = 0
     # Far from the threshold, no search at all.
     search_pick(view, Rng.from_int(1), RuleBot("standard"), worlds=7, margin=0.0)
-    assert drawn == 0
+    assert draws.count == 0
 
 
 def _first_view(first: list[str]) -> SeatView:
@@ -148,17 +158,8 @@ def test_a_bury_that_keeps_a_callable_suit_is_told_apart() -> None:
 
 
 def test_by_default_the_pick_is_searched_only_at_the_tables_measured_to_gain(
-    monkeypatch: pytest.MonkeyPatch,
+    draws: Draws,
 ) -> None:
-    drawn = 0
-    sample = Sampler.sample
-
-    def counted(self: Sampler, rng: Rng) -> object:
-        nonlocal drawn
-        drawn += 1
-        return sample(self, rng)
-
-    monkeypatch.setattr(Sampler, "sample", counted)
     standard = RuleBot("standard")
     searched = {key: 0 for key in ("3/none", "4/none", "5/called-ace")}
     for preset in ("three-handed", "four-handed", "standard"):
@@ -168,9 +169,9 @@ def test_by_default_the_pick_is_searched_only_at_the_tables_measured_to_gain(
             view = game.view(game.turn)
             if abs(bigsearch.pick_gap(view, standard)) > bigsearch.PICK_MARGIN:
                 continue
-            drawn = 0
+            draws.count = 0
             ExpertBot().choose(view, Rng.from_int(i))
-            searched[bigsearch.table_key(view)] += drawn
+            searched[bigsearch.table_key(view)] += draws.count
     assert searched["3/none"]
     assert searched["4/none"]
     assert searched["5/called-ace"] == 0

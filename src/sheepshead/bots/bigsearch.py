@@ -46,6 +46,7 @@ __all__ = [
     "PICK_BONUS",
     "PICK_MARGIN",
     "PICK_WORLDS",
+    "POINT_WEIGHT",
     "pick_gap",
     "pick_values",
     "search_bury",
@@ -68,7 +69,8 @@ PICK_BONUS: dict[str, float] = {"3/none": 1.6, "4/none": 1.6}
 BURY_OPTIONS = 4
 BURY_WORLDS = 30
 CALL_WORLDS = 40
-#: Game points per card point, when card points break near-ties.
+#: Game points per card point, when card points break near-ties: in these searches and
+#: in the expert's card search (``expert.py`` takes it from here).
 POINT_WEIGHT = 0.001
 
 # Pick or pass --------------------------------------------------------------------

@@ -36,6 +36,7 @@ from sheepshead.bots.bigsearch import (
     PICK_BONUS,
     PICK_MARGIN,
     PICK_WORLDS,
+    POINT_WEIGHT,
     search_bury,
     search_call,
     search_pick,
@@ -62,8 +63,6 @@ WORLDS = 40
 #: ``MIN_WORLDS``.
 BUDGET = 6000
 MIN_WORLDS = 12
-#: Game points per card point, when card points break near-ties.
-POINT_WEIGHT = 0.001
 
 
 class ExpertBot:
