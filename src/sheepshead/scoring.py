@@ -57,7 +57,7 @@ def hand_result(hand: HandState) -> HandResult | None:
         side,
         points,
         len(won),
-        len(tricks),
+        rules.tricks,
         kernel.hand_multiplier(hand.multiplier, len(hand.cracks)),
         kernel.bumps(rules, picker == hand.dealer),
     )

@@ -113,19 +113,9 @@ def search_pick(
 
 def pick_values(view: SeatView, rng: Rng, standard: RuleBot, worlds: int) -> tuple[float, float]:
     """The weighted mean game points of picking and of passing, over the same worlds."""
-    me = view.seat
-    sampler = Sampler(view)
-    value = {PICK: 0.0, PASS: 0.0}
-    total = 0.0
-    for _ in range(worlds):
-        world = sampler.sample(rng)
-        game = _engine_game(view, world)
-        total += world.weight
-        for action in (PICK, PASS):
-            after = _auction(game.apply(action), standard, rng)
-            value[action] += world.weight * _play_out(after, me)
+    (pick, pass_), total = _played_out(view, rng, standard, (PICK, PASS), worlds)
     total = total or 1.0
-    return value[PICK] / total, value[PASS] / total
+    return pick / total, pass_ / total
 
 
 def _auction(game: Game, standard: RuleBot, rng: Rng) -> Game:
@@ -213,17 +203,29 @@ def _best_action(
     mean of the seat's game points, each played out in the same worlds: the rest of
     the auction by the standard bot (its call after a bury, the cracks), then the
     hand by the policy."""
+    value, _ = _played_out(view, rng, standard, options, worlds)
+    best = max(range(len(options)), key=value.__getitem__)
+    return options[best]
+
+
+def _played_out(
+    view: SeatView, rng: Rng, standard: RuleBot, options: Sequence[Action], worlds: int
+) -> tuple[list[float], float]:
+    """Each option's game points for the seat summed over the same sampled worlds,
+    each weighed as likely as the world, and the worlds' total weight: the rest of the
+    auction by the standard bot, then the hand by the policy."""
     me = view.seat
     sampler = Sampler(view)
     value = [0.0] * len(options)
+    total = 0.0
     for _ in range(worlds):
         world = sampler.sample(rng)
         game = _engine_game(view, world)
+        total += world.weight
         for i, action in enumerate(options):
             after = _auction(game.apply(action), standard, rng)
             value[i] += world.weight * _play_out(after, me)
-    best = max(range(len(options)), key=value.__getitem__)
-    return options[best]
+    return value, total
 
 
 def _bury_score(kept: list[Card], buried: tuple[Card, ...]) -> float:
