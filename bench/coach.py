@@ -244,7 +244,7 @@ def main() -> None:
     order = sub.add_parser("order", help="mean loss per unforced decision of five players")
     order.add_argument("--hands", type=int, default=300)
     order.add_argument("--start", type=int, default=0, help="first hand (to resume)")
-    order.add_argument("--shard", default="0/1", help="K/N: the hands i with i % N == K")
+    order.add_argument("--shard", default="0/1", help="K/N: the hands i with i %% N == K")
     order.add_argument("--out", default="coach-order.jsonl", help="JSON lines, appended")
     order.add_argument(
         "--players",
