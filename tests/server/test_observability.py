@@ -7,6 +7,7 @@ shared by every app in it, so tests compare counts before and after.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -22,7 +23,13 @@ from prometheus_client.parser import text_string_to_metric_families
 from server.helpers import TestClient, act, make_client, new_game, play_hand
 from sheepshead.server import Settings, create_app
 from sheepshead.server.identity import COOKIE
-from sheepshead.server.observability import ACCESS_LOG, DATABASE_DOWN, JsonLines, player_hash
+from sheepshead.server.observability import (
+    ACCESS_LOG,
+    DATABASE_DOWN,
+    JsonLines,
+    RequestObserver,
+    player_hash,
+)
 
 UNLIMITED: dict[str, Any] = {
     "rate_identities": None,
@@ -179,6 +186,33 @@ def test_an_unexpected_error_is_logged_as_500_with_its_class_not_its_message(
     assert (line["route"], line["status"], line["error"]) == ("/broken", 500, "RuntimeError")
     assert "QC" not in log_lines[0]
     assert "0123abcd" not in log_lines[0]
+
+
+def test_a_request_the_client_gave_up_on_is_logged_as_499_not_as_a_server_error(
+    log_lines: list[str],
+) -> None:
+    # A page that navigates away cancels its pending requests: the log must not count
+    # that as the server's failure.
+    async def abandoned(scope: Any, receive: Any, send: Any) -> None:
+        raise asyncio.CancelledError
+
+    async def begun_then_abandoned(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        raise asyncio.CancelledError
+
+    async def send(message: Any) -> None:
+        pass
+
+    async def receive() -> Any:
+        return {"type": "http.request"}
+
+    scope = {"type": "http", "method": "GET", "path": "/static/table.css", "headers": []}
+    for inner in (abandoned, begun_then_abandoned):
+        with pytest.raises(asyncio.CancelledError):
+            asyncio.run(RequestObserver(inner)(dict(scope), receive, send))
+    first, second = map(json.loads, log_lines)
+    assert (first["status"], first["error"]) == (499, "cancelled")
+    assert (second["status"], second["error"]) == (200, "cancelled")
 
 
 def test_a_logged_traceback_keeps_the_frames_and_the_class_but_not_the_message() -> None:

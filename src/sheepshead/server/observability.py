@@ -21,6 +21,7 @@ with a sentence saying so, and the next request tries again (no restart needed).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -278,11 +279,13 @@ class RequestObserver:
             return
         started = time.perf_counter()
         status = 500
+        started_response = False
         issued: str | None = None
 
         async def observed_send(message: Message) -> None:
-            nonlocal status, issued
+            nonlocal status, issued, started_response
             if message["type"] == "http.response.start":
+                started_response = True
                 status = int(message["status"])
                 issued = _cookie_player(message.get("headers", ()), b"set-cookie")
             await send(message)
@@ -292,6 +295,14 @@ class RequestObserver:
             await self.app(scope, receive, observed_send)
         except Exception as exc:
             status, error = 500, type(exc).__name__
+            raise
+        except asyncio.CancelledError:
+            # The client went away (a page navigated off, a tab closed): not the
+            # server's fault, so not a 500. 499 is nginx's "client closed request";
+            # a response already begun keeps its status.
+            if not started_response:
+                status = 499
+            error = "cancelled"
             raise
         finally:
             elapsed = time.perf_counter() - started
