@@ -410,6 +410,31 @@ def test_on_a_phone_every_table_state_is_clean_with_targets_big_enough(
     assert errors == []
 
 
+def test_on_a_phone_the_table_s_tools_stay_short_in_every_language(
+    browser: Browser, server: str
+) -> None:
+    """The coach's question is the longest tool label: squeezed beside the other three
+    it took four lines and made every tool that tall, pushing the felt down."""
+    for language in ("en", "bn", "de"):
+        context = new_context(browser, server, lang=language, viewport=PHONE, axe=False)
+        try:
+            page = context.new_page()
+            page.goto("/play")
+            row = page.locator(".tools").bounding_box()
+            boxes = page.locator(".tools .tool").evaluate_all(
+                "ts => ts.map(t => [t.id, t.getBoundingClientRect().toJSON()])"
+            )
+        finally:
+            context.close()
+        assert row is not None
+        assert len(boxes) == 4, (language, boxes)
+        for tool_id, box in boxes:
+            # At most two lines of text in a 44 px target (a four-line button was 110 px).
+            assert box["height"] <= 64, (language, tool_id, box)
+            if tool_id == "coach-hint-ask":
+                assert box["width"] >= 0.9 * row["width"], (language, box, row)
+
+
 def test_on_a_phone_ten_cards_and_more_wrap_into_two_rows(browser: Browser, server: str) -> None:
     rules = {"players": 3, "partner": "none"}
     context = new_context(browser, server, viewport=PHONE, settings={"rules": rules})
