@@ -436,6 +436,7 @@ class SimHand:
         trick = self.trick
         unk = self.unk
         seat = self.turn
+        points, played = self.trick_points, self.played
         if trick:
             led, best, best_seat = self.led, self.best, self.best_seat
         else:
@@ -447,13 +448,14 @@ class SimHand:
             card = hands[seat]
             hands[seat] = 0
             trick.append(card)
+            played |= card
             pos = card.bit_length() - 1
+            points += POINTS_AT[pos]
             if card != unk and pos > best and (pos >= 18 or SUIT_AT[pos] == led):
                 best, best_seat = pos, seat
             seat = seat + 1 if seat + 1 < n else 0
-        cards = sum(trick)  # the bits are distinct: their sum is their union
-        self.played |= cards
-        self.trick_points = points_of(cards)
+        self.played = played
+        self.trick_points = points
         self.best, self.best_seat = best, best_seat
         self._end_trick(led)
 
@@ -462,7 +464,11 @@ class SimHand:
     def side_points(self) -> int:
         """Card points of the picker's side so far, the bury included."""
         side = self.side
-        return self.bury_points + sum(p for s, p in enumerate(self.won_points) if side >> s & 1)
+        points = self.bury_points
+        for s, p in enumerate(self.won_points):  # a loop: ``sum`` of a generator costs more
+            if side >> s & 1:
+                points += p
+        return points
 
     def scores(self) -> tuple[int, ...]:
         """Game points per seat of the finished hand (as ``Game.result().scores``)."""
@@ -470,7 +476,10 @@ class SimHand:
         if self.leaster:
             return self._leaster_scores()
         side = self.side
-        tricks = sum(t for s, t in enumerate(self.won_tricks) if side >> s & 1)
+        tricks = 0
+        for s, t in enumerate(self.won_tricks):
+            if side >> s & 1:
+                tricks += t
         return kernel.picker_score(
             n,
             self.picker,
