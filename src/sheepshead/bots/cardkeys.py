@@ -105,20 +105,6 @@ def cheapest_winner(cards: int) -> int:
     return low(fails) if fails else low(cards)
 
 
-def secure_winners(later: int, led: int, wins: int) -> int:
-    """The winning cards no seat still to play could beat (``later``: ``_later_mask``):
-    a trump above every card in ``later``; a fail card when ``later`` has no trump and
-    no higher card of the suit led (``_beaters``). ``wins`` and ``later`` are disjoint."""
-    if not later:
-        return wins
-    top = later.bit_length() - 1
-    secure = wins & TRUMPS & ABOVE[top]
-    if top < 18:
-        suit = later & SUIT_MASK[led]
-        secure |= wins & FAIL & (ABOVE[suit.bit_length() - 1] if suit else FAIL)
-    return secure
-
-
 def lowest_power(fails: int) -> int:
     best, best_power = 0, 1 << 30
     while fails:

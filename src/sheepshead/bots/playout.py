@@ -31,7 +31,6 @@ from sheepshead.bots.cardkeys import (
     is_boss,
     lowest_power,
     max_by,
-    secure_winners,
 )
 from sheepshead.bots.sim import SimHand, shows_defender
 from sheepshead.bots.simview import partners_of, sim_of, table_of
@@ -151,16 +150,19 @@ def _follow_cards(sim: SimHand, follow: Policy) -> None:
             )
         elif not legal:
             legal = hand
-        card = follow(sim, seat, legal) if legal & (legal - 1) else legal
+        if legal & (legal - 1):
+            # The policy reads the play so far; a forced card needs none of it.
+            sim.played, sim.trick_points = played, points
+            card = follow(sim, seat, legal)
+        else:
+            card = legal
         hands[seat] = hand ^ card
         played |= card
-        sim.played = played
         pos = card.bit_length() - 1
         if not card & follows:
             voids[seat] |= led_mask
         trick.append(card)
         points += POINTS_AT[pos]
-        sim.trick_points = points
         if card & beat:
             if (
                 best_seat == picker
@@ -178,6 +180,7 @@ def _follow_cards(sim: SimHand, follow: Policy) -> None:
             if not sim.revealed:
                 sim.revealed, sim.rel = True, sim.rel_full
     # ``SimHand._end_trick``.
+    sim.played = played
     winner = best_seat if best_seat >= 0 else (leader + 1) % n
     sim.won_points[winner] += points
     sim.won_tricks[winner] += 1
@@ -221,55 +224,46 @@ def _out(sim: SimHand, me: int) -> int:
 
 def _later_mask(sim: SimHand, me: int, out: int) -> int:
     """What the seats still to play may hold and play on this trick (``could_beat``)."""
-    n = sim.n
-    first = len(sim.trick) + 1
-    if first >= n:
-        return 0  # the last to play
-    called = sim.called
-    picker = sim.picker
+    called, picker = sim.called, sim.picker
     holder = me if sim.hands[me] & called else sim.called_by
-    # The called card is out of a seat's reach when another seat holds it; a ten call
-    # shows the picker holds all three aces.
-    not_held = ~called if holder >= 0 else -1
-    no_aces = ~FAIL_ACES if sim.ten_call else -1
     first_called = sim.led == sim.cs and sim.called_led == sim.trick_no
     voids = sim.voids
-    mask = 0
-    for seat in ORDER[n][sim.leader][first:]:
-        m = out & ~voids[seat]
+    # What each seat may play, as masks unbounded above (``out`` bounds them): the
+    # seats with no duty of their own share one mask, ``plain``, narrowed once.
+    plain = duty = 0
+    for seat in ORDER[sim.n][sim.leader][len(sim.trick) + 1 :]:
         if seat == picker:
-            m &= ~called
+            if not first_called:
+                duty |= ~(voids[seat] | called)
+            elif not sim.unk:  # with it, the picker plays the face-down card: never wins
+                duty |= ~(voids[seat] | called | TRUMPS)  # it must follow the called suit
+        elif seat == holder:
+            may = ~voids[seat]
+            if sim.ten_call:
+                may &= ~FAIL_ACES  # a ten call shows the picker holds all three aces
             if first_called:
-                if sim.unk:
-                    continue  # the picker must play the face-down card, which never wins
-                m &= ~TRUMPS  # must follow the first round of the called suit
+                may &= ~TRUMPS  # the called card must be played
+            duty |= may
         else:
-            m &= no_aces
-            if seat != holder:
-                m &= not_held
-            elif first_called:
-                m &= ~TRUMPS
-        mask |= m
-    return mask
+            plain |= ~voids[seat]
+    if plain:
+        if holder >= 0:
+            plain &= ~called
+        if sim.ten_call:
+            plain &= ~FAIL_ACES
+    return out & (plain | duty)
 
 
 def _lowest(sim: SimHand, me: int, cards: int) -> int:
     """The cheapest card to throw away (``discard_cost``)."""
+    if cards & (cards - 1) == 0:
+        return cards  # one card: nothing to weigh
     hand = sim.hands[me]
-    # What the length of the card's suit adds, by bit position // 6 (trumps add none).
-    length = (
-        (hand & 0x3F).bit_count() * 320,
-        (hand & 0xFC0).bit_count() * 320,
-        (hand & 0x3F000).bit_count() * 320,
-        0,
-        0,
-        0,
-    )
     best, best_key = 0, 1 << 30
     while cards:
         card = cards & -cards
         b = card.bit_length() - 1
-        key = DISCARD[b] + length[b // 6]
+        key = DISCARD[b] if b >= 18 else DISCARD[b] + (hand & SUIT_MASK[b // 6]).bit_count() * 320
         if key < best_key:
             best, best_key = card, key
         cards ^= card
@@ -373,11 +367,17 @@ def _follow(sim: SimHand, me: int, legal: int) -> int:
     best_seat = sim.best_seat
     side = sim.rel[me][best_seat] if best_seat >= 0 else 0
     later = _later_mask(sim, me, out) if len(sim.trick) + 1 < sim.n else 0
+    sure = best >= 0 and not beat & later
+    # The winning cards no seat still to play could beat: a trump above every card in
+    # ``later``; a fail card when ``later`` has no trump and no higher card of the suit
+    # led (``_beaters``). ``wins`` and ``later`` are disjoint.
+    secure = wins
     if later:
-        sure = best >= 0 and not beat & later
-        secure = secure_winners(later, led, wins)
-    else:  # the last to play, or nobody after can beat anything
-        sure, secure = best >= 0, wins
+        top = later.bit_length() - 1
+        secure &= TRUMPS & ABOVE[top]
+        if top < 18:
+            suit = later & SUIT_MASK[led]
+            secure |= wins & FAIL & (ABOVE[suit.bit_length() - 1] if suit else FAIL)
     if side == 1:
         return _follow_partner(sim, me, wins, loses, secure, sure, points)
     # An opponent, or a seat this one cannot place, is winning.

@@ -444,10 +444,9 @@ class SimHand:
             first = hands[seat]
             led = self.led = self.cs if first == unk else SUIT_AT[first.bit_length() - 1]
             best = best_seat = -1
-        for _ in range(n - len(trick)):
+        for _ in range(n - len(trick)):  # not appended to ``trick``: it is over
             card = hands[seat]
             hands[seat] = 0
-            trick.append(card)
             played |= card
             pos = card.bit_length() - 1
             points += POINTS_AT[pos]
@@ -472,19 +471,33 @@ class SimHand:
 
     def scores(self) -> tuple[int, ...]:
         """Game points per seat of the finished hand (as ``Game.result().scores``)."""
-        n = self.n
         if self.leaster:
             return self._leaster_scores()
+        return self._picker_scores(self.side_points())
+
+    def outcome(self, seat: int) -> tuple[int, int]:
+        """``scores()[seat]`` and ``own_points(seat)``, what search reads of a finished
+        hand, the side's points counted once."""
+        if self.leaster:
+            points = self.leaster_points()
+            scores = kernel.leaster_scores(
+                points, self.won_tricks, self.needs_trick, self.multiplier
+            )
+            return scores[seat], -points[seat]
+        p = self.side_points()
+        return self._picker_scores(p)[seat], p if self.side >> seat & 1 else 120 - p
+
+    def _picker_scores(self, points: int) -> tuple[int, ...]:
         side = self.side
         tricks = 0
         for s, t in enumerate(self.won_tricks):
             if side >> s & 1:
                 tricks += t
         return kernel.picker_score(
-            n,
+            self.n,
             self.picker,
             side,
-            self.side_points(),
+            points,
             tricks,
             self.total_tricks,
             self.multiplier,

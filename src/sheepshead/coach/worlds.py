@@ -94,7 +94,8 @@ def _cards(base: SimHand, me: int, options: list[Action]) -> list[Outcome]:
         sim = base.copy()
         sim.play(bit(option.card))
         playout(sim)
-        out.append(Outcome(float(sim.scores()[me]), float(sim.own_points(me))))
+        score, own = sim.outcome(me)
+        out.append(Outcome(float(score), float(own)))
     return out
 
 
@@ -110,7 +111,8 @@ def _finish(game: Game, me: int) -> Outcome:
         return Outcome(float(result.scores[me]), 0.0)
     sim = SimHand.from_game(game)
     playout(sim)
-    return Outcome(float(sim.scores()[me]), float(sim.own_points(me)))
+    score, own = sim.outcome(me)
+    return Outcome(float(score), float(own))
 
 
 def world_game(view: SeatView, world: World) -> Game:
