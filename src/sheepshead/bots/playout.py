@@ -144,12 +144,13 @@ def _follow_cards(sim: SimHand, follow: Policy) -> None:
     for seat in ORDER[n][leader][len(trick) :]:
         hand = hands[seat]
         legal = hand & led_mask
-        if first_called or seat == odd or (pending and not legal):
+        if first_called or seat == odd or (pending and not legal and seat == picker):
             legal = kernel.legal(
                 hand, led, seat == picker, called, cs, unk, sim.ten_call, called_led, trick_no
             )
         elif not legal:
-            legal = hand
+            # Void: any card, but the called card until its suit is led (``kernel._duty``).
+            legal = (hand & ~called or hand) if pending else hand
         if legal & (legal - 1):
             # The policy reads the play so far; a forced card needs none of it.
             sim.played, sim.trick_points = played, points

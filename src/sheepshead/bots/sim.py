@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from sheepshead import kernel
+from sheepshead.bots.cardkeys import BEATERS, ORDER
 from sheepshead.cards import Card
 from sheepshead.game import Game
 from sheepshead.kernel import POINTS_AT, SUIT_AT, SUIT_MASK, TRUMPS, mask_of, points_of
@@ -435,24 +436,26 @@ class SimHand:
         hands = self.hands
         trick = self.trick
         unk = self.unk
-        seat = self.turn
+        turn = self.turn
         points, played = self.trick_points, self.played
         if trick:
             led, best, best_seat = self.led, self.best, self.best_seat
         else:
-            self.leader = seat
-            first = hands[seat]
+            self.leader = turn
+            first = hands[turn]
             led = self.led = self.cs if first == unk else SUIT_AT[first.bit_length() - 1]
             best = best_seat = -1
-        for _ in range(n - len(trick)):  # not appended to ``trick``: it is over
+        beat = BEATERS[led][best + 1] & ~unk  # ``kernel.takes``
+        # Not appended to ``trick``: it is over.
+        for seat in ORDER[n][turn][: n - len(trick)]:
             card = hands[seat]
             hands[seat] = 0
             played |= card
             pos = card.bit_length() - 1
             points += POINTS_AT[pos]
-            if card != unk and pos > best and (pos >= 18 or SUIT_AT[pos] == led):
+            if card & beat:
                 best, best_seat = pos, seat
-            seat = seat + 1 if seat + 1 < n else 0
+                beat = BEATERS[led][pos + 1] & ~unk
         self.played = played
         self.trick_points = points
         self.best, self.best_seat = best, best_seat
