@@ -76,10 +76,9 @@ def playout(sim: SimHand) -> None:
             follow = _follow
             leads = _LEADS.get((n, sim.side)) or _leads(n, sim.side)
         if sim.trick:
-            _follow_cards(sim, follow)
+            _trick(sim, None, follow)
         while sim.trick_no < last:
-            _lead_card(sim, leads)
-            _follow_cards(sim, follow)
+            _trick(sim, leads[sim.turn], follow)
     if sim.trick_no == last:
         sim.finish()
 
@@ -90,49 +89,37 @@ def _leads(n: int, side: int) -> list[Policy]:
     return leads
 
 
-def _lead_card(sim: SimHand, leads: list[Policy]) -> None:
-    """The leader's card, by its seat's lead policy (``legal`` and ``play`` for a lead)."""
-    seat = sim.turn
-    hands = sim.hands
-    hand = hands[seat]
-    cs = sim.cs
-    if hand & (hand - 1) == 0:
-        card = hand
-    else:
-        legal = hand
-        if cs >= 0 and sim.called_led < 0:  # the called suit's duties
-            legal = sim.legal()
-        card = leads[seat](sim, seat, legal) if legal & (legal - 1) else legal
-    hands[seat] = hand ^ card
-    sim.played |= card
-    pos = card.bit_length() - 1
-    sim.leader = seat
-    if card == sim.unk:  # the face-down card is led as the called suit, and never wins
-        led = sim.led = cs
-        sim.best = sim.best_seat = -1
-    else:
-        led = sim.led = SUIT_AT[pos]
-        sim.best, sim.best_seat = pos, seat
-    if led == cs and sim.called_led < 0:
-        sim.called_led = sim.trick_no
-    sim.trick.append(card)
-    sim.trick_points = POINTS_AT[pos]
-    if card == sim.called:
-        sim.called_by = seat
-        if not sim.revealed:
-            sim.revealed, sim.rel = True, sim.rel_full
-
-
-def _follow_cards(sim: SimHand, follow: Policy) -> None:
-    """The rest of the trick, by the follow policy, and its end (``SimHand.play`` and
-    ``_end_trick``). ``kernel.legal`` is asked only where the called suit or the
-    picker's unknown card may bind the seat: for the rest, the cards of the suit led,
-    else any."""
+def _trick(sim: SimHand, lead: Policy | None, follow: Policy) -> None:
+    """The trick to its end: its lead by ``lead`` (None: the trick is under way), the
+    follows by ``follow`` (``SimHand.play`` and ``_end_trick`` written out).
+    ``kernel.legal`` is asked only where the called suit or the picker's unknown card
+    may bind the seat: for the rest, the cards of the suit led, else any."""
     hands, voids, trick = sim.hands, sim.voids, sim.trick
     picker, called, cs, unk = sim.picker, sim.called, sim.cs, sim.unk
-    led, best, best_seat = sim.led, sim.best, sim.best_seat
-    points, played = sim.trick_points, sim.played
-    trick_no, called_led, leader, n = sim.trick_no, sim.called_led, sim.leader, sim.n
+    trick_no, leader, n = sim.trick_no, sim.leader, sim.n
+    if lead is not None:  # the seat to lead is the trick's leader
+        hand = hands[leader]
+        legal = hand
+        if cs >= 0 and sim.called_led < 0 and hand & (hand - 1):
+            legal = sim.legal()  # the called suit's duties
+        card = lead(sim, leader, legal) if legal & (legal - 1) else legal
+        hands[leader] = hand ^ card
+        played = sim.played = sim.played | card
+        pos = card.bit_length() - 1
+        # The face-down card is led as the called suit, and never wins.
+        led = sim.led = cs if card == unk else SUIT_AT[pos]
+        best = sim.best = -1 if card == unk else pos
+        best_seat = sim.best_seat = -1 if card == unk else leader
+        if led == cs and sim.called_led < 0:
+            sim.called_led = trick_no
+        trick.append(card)
+        points = sim.trick_points = POINTS_AT[pos]
+        if card == called:
+            sim.called_out(leader)
+    else:
+        led, best, best_seat = sim.led, sim.best, sim.best_seat
+        points, played = sim.trick_points, sim.played
+    called_led = sim.called_led
     led_mask = SUIT_MASK[led]
     pending = cs >= 0 and called_led < 0
     first_called = led == cs and called_led == trick_no
@@ -177,9 +164,7 @@ def _follow_cards(sim: SimHand, follow: Policy) -> None:
             best_seat = sim.best_seat = seat
             beat = BEATERS[led][pos + 1] & ~unk
         if card == called:
-            sim.called_by = seat
-            if not sim.revealed:
-                sim.revealed, sim.rel = True, sim.rel_full
+            sim.called_out(seat)
     # ``SimHand._end_trick``.
     sim.played = played
     winner = best_seat if best_seat >= 0 else (leader + 1) % n

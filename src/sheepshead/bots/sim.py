@@ -401,15 +401,19 @@ class SimHand:
             self.best = pos
             self.best_seat = seat
         if card == self.called:
-            self.called_by = seat
-            if not self.revealed:
-                self.revealed = True
-                self.rel = self.rel_full
+            self.called_out(seat)
         n = self.n
         if len(trick) < n:
             self.turn = seat + 1 if seat + 1 < n else 0
             return
         self._end_trick(led)
+
+    def called_out(self, seat: int) -> None:
+        """``seat`` played the called card: now everyone knows the sides."""
+        self.called_by = seat
+        if not self.revealed:
+            self.revealed = True
+            self.rel = self.rel_full
 
     def _end_trick(self, led: int) -> None:
         winner = self.best_seat
