@@ -89,6 +89,8 @@ def test_playout_is_choose_and_play_card_by_card(preset: str, rnd: random.Random
         assert getattr(fast, name) == getattr(slow, name), name
     assert fast.scores() == slow.scores()
     assert fast.own_points(0) == slow.own_points(0)
+    for seat in range(fast.n):  # what search reads, in one call
+        assert fast.outcome(seat) == (fast.scores()[seat], fast.own_points(seat))
 
 
 def test_copy_is_independent() -> None:

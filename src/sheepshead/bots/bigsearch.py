@@ -137,7 +137,8 @@ def _play_out(game: Game, me: int) -> float:
         return 0.0 if result is None else float(result.scores[me])
     sim = SimHand.from_game(game)
     playout(sim)
-    return sim.scores()[me] + POINT_WEIGHT * sim.own_points(me)
+    score, own = sim.outcome(me)
+    return score + POINT_WEIGHT * own
 
 
 # Bury and call -------------------------------------------------------------------

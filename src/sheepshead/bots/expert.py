@@ -172,7 +172,8 @@ class ExpertBot:
                     sim = base.copy()
                     sim.play(card)
                     playout(sim)
-                    results.append(sim.scores()[me] + point_weight * sim.own_points(me))
+                    score, own = sim.outcome(me)
+                    results.append(score + point_weight * own)
             weight = world.weight
             for i, result in enumerate(results):
                 value[i] += weight * result

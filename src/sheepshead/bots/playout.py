@@ -12,13 +12,31 @@ does not depend on where ``table_of`` puts the cards it cannot see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sheepshead import kernel
+from sheepshead.bots.cardkeys import (
+    BEATERS,
+    DANGER,
+    DISCARD,
+    FAIL_ACES,
+    ORDER,
+    RICH,
+    SCHMEAR,
+    TIE,
+    cheapest_sure,
+    cheapest_winner,
+    fewest_points_highest,
+    fewest_points_lowest,
+    is_boss,
+    lowest_power,
+    max_by,
+)
 from sheepshead.bots.sim import SimHand, shows_defender
 from sheepshead.bots.simview import partners_of, sim_of, table_of
 from sheepshead.kernel import (
     ABOVE,
     ACE_BIT,
-    CARD_AT,
     FAIL,
     POINTS_AT,
     SUIT_AT,
@@ -30,109 +48,135 @@ from sheepshead.kernel import (
 
 __all__ = ["choose", "partners_of", "playout", "sim_of", "table_of"]
 
-FAIL_ACES = ACE_BIT[0] | ACE_BIT[1] | ACE_BIT[2]
 _FAIL_SUITS = (0, 1, 2)
 #: JC, the weakest card the picker leads from two trumps (bits: QC 31 ... 7D 18).
 _JC = 27
 
 
-def _power(b: int) -> int:
-    return b + 83 if b >= 18 else b % 6 + 1
+Policy = Callable[[SimHand, int, int], int]
 
-
-# The standard bot breaks ties by the order of ``view.legal``, the cards' text: so
-# does every key below, in its lowest five bits (``_TIE`` for a minimum, ``_TIE_MAX``
-# for a maximum, where the first in text order must weigh most).
-_TEXT_ORDER = sorted(range(32), key=lambda b: CARD_AT[b].text)
-_TIE: tuple[int, ...] = tuple(_TEXT_ORDER.index(b) for b in range(32))
-_TIE_MAX: tuple[int, ...] = tuple(31 - t for t in _TIE)
-
-
-# What a card costs to throw away (``discard_cost``), less the fail suit's length,
-# which is added per hand; what it adds to a sure trick of one's own side
-# (``schmear_value``); how likely it is to take a leaster trick (``_danger``).
-# All scaled to integers in the order the floats of ``cardplay.py`` give.
-_DISCARD: tuple[int, ...] = tuple(
-    32 * ((POINTS_AT[b] + 5 + _power(b) - 101) * 100 if b >= 18 else POINTS_AT[b] * 100 + _power(b))
-    + _TIE[b]
-    for b in range(32)
-)
-_SCHMEAR: tuple[int, ...] = tuple(
-    32
-    * ((POINTS_AT[b] - 6 - (_power(b) - 101)) * 100 if b >= 18 else POINTS_AT[b] * 100 + _power(b))
-    + _TIE_MAX[b]
-    for b in range(32)
-)
-_DANGER: tuple[int, ...] = tuple(
-    32
-    * (10 * POINTS_AT[b] + 15 * (_power(b) - 100) if b >= 18 else 10 * (POINTS_AT[b] + _power(b)))
-    + _TIE_MAX[b]
-    for b in range(32)
-)
+#: The lead policy of each seat, by head count and picker's side (seats as a mask):
+#: the same few lists serve every playout. Never edited in place.
+_LEADS: dict[tuple[int, int], list[Policy]] = {}
 
 
 def playout(sim: SimHand) -> None:
     """Play the hand to its end with the policy (the last trick is forced:
     ``SimHand.finish``). The hot loop of search: ``SimHand.legal`` and ``SimHand.play``
-    are written out, over what stays fixed in a hand (its lists are
-    edited in place); ``tests/bots/test_sim.py`` holds it to ``play`` and ``choose``."""
+    are written out, a trick at a time, over what stays fixed in a hand and in a trick
+    (its lists are edited in place); ``tests/bots/test_sim.py`` holds it to ``play``
+    and ``choose``."""
     last = sim.total_tricks - 1
-    hands, voids, legal_of = sim.hands, sim.voids, kernel.legal
-    picker, called, cs, unk, ten = sim.picker, sim.called, sim.cs, sim.unk, sim.ten_call
-    n, second = sim.n, sim.second
-    if sim.leaster:
-        follow, leads = _leaster, [_leaster] * n
-    else:
-        follow = _follow
-        leads = [_picker_side_lead if sim.side >> s & 1 else _defender_lead for s in range(n)]
-    while sim.trick_no < last:
-        seat = sim.turn
-        hand = hands[seat]
-        trick = sim.trick
-        if hand & (hand - 1) == 0:
-            card = hand
+    if sim.trick_no < last:
+        n = sim.n
+        if sim.leaster:
+            follow: Policy = _leaster
+            leads = [follow] * n
         else:
-            led = sim.led if trick else -1
-            mine = seat == picker
-            card = legal_of(hand, led, mine, called, cs, unk, ten, sim.called_led, sim.trick_no)
-            if card & (card - 1):  # ``_decide``, by seat
-                card = (follow if trick else leads[seat])(sim, seat, card)
-        hands[seat] = hand & ~card
+            follow = _follow
+            leads = _LEADS.get((n, sim.side)) or _leads(n, sim.side)
+        if sim.trick:
+            _trick(sim, None, follow)
+        while sim.trick_no < last:
+            _trick(sim, leads[sim.turn], follow)
+    if sim.trick_no == last:
+        sim.finish()
+
+
+def _leads(n: int, side: int) -> list[Policy]:
+    leads: list[Policy] = [_picker_side_lead if side >> s & 1 else _defender_lead for s in range(n)]
+    _LEADS[n, side] = leads
+    return leads
+
+
+def _trick(sim: SimHand, lead: Policy | None, follow: Policy) -> None:
+    """The trick to its end: its lead by ``lead`` (None: the trick is under way), the
+    follows by ``follow`` (``SimHand.play`` and ``_end_trick`` written out).
+    ``kernel.legal`` is asked only where the called suit or the picker's unknown card
+    may bind the seat: for the rest, the cards of the suit led, else any."""
+    hands, voids, trick = sim.hands, sim.voids, sim.trick
+    picker, called, cs, unk = sim.picker, sim.called, sim.cs, sim.unk
+    trick_no, leader, n = sim.trick_no, sim.leader, sim.n
+    if lead is not None:  # the seat to lead is the trick's leader
+        hand = hands[leader]
+        legal = hand
+        if cs >= 0 and sim.called_led < 0 and hand & (hand - 1):
+            legal = sim.legal()  # the called suit's duties
+        card = lead(sim, leader, legal) if legal & (legal - 1) else legal
+        hands[leader] = hand ^ card
         played = sim.played = sim.played | card
         pos = card.bit_length() - 1
-        suit = cs if card == unk else SUIT_AT[pos]
-        if trick:
-            led, best = sim.led, sim.best
-            if suit != led:
-                voids[seat] |= SUIT_MASK[led]
-        else:
-            sim.leader = seat
-            led = sim.led = suit
-            if led == cs and sim.called_led < 0:
-                sim.called_led = sim.trick_no
-            best = sim.best = sim.best_seat = -1
+        # The face-down card is led as the called suit, and never wins.
+        led = sim.led = cs if card == unk else SUIT_AT[pos]
+        best = sim.best = -1 if card == unk else pos
+        best_seat = sim.best_seat = -1 if card == unk else leader
+        if led == cs and sim.called_led < 0:
+            sim.called_led = trick_no
         trick.append(card)
-        sim.trick_points += POINTS_AT[pos]
-        if card != unk and pos > best and (pos >= 18 or suit == led):
+        points = sim.trick_points = POINTS_AT[pos]
+        if card == called:
+            sim.called_out(leader)
+    else:
+        led, best, best_seat = sim.led, sim.best, sim.best_seat
+        points, played = sim.trick_points, sim.played
+    called_led = sim.called_led
+    led_mask = SUIT_MASK[led]
+    pending = cs >= 0 and called_led < 0
+    first_called = led == cs and called_led == trick_no
+    odd = picker if unk else -1  # the seat that may hold the unknown card
+    # The cards that follow suit (the unknown card as the called suit), and those that
+    # take the trick as it stands (``kernel.takes``: never the unknown card).
+    follows = (led_mask & ~unk) | (unk if led == cs else 0)
+    beat = BEATERS[led][best + 1] & ~unk
+    for seat in ORDER[n][leader][len(trick) :]:
+        hand = hands[seat]
+        legal = hand & led_mask
+        if first_called or seat == odd or (pending and not legal and seat == picker):
+            legal = kernel.legal(
+                hand, led, seat == picker, called, cs, unk, sim.ten_call, called_led, trick_no
+            )
+        elif not legal:
+            # Void: any card, but the called card until its suit is led (``kernel._duty``).
+            legal = (hand & ~called or hand) if pending else hand
+        if legal & (legal - 1):
+            # The policy reads the play so far; a forced card needs none of it.
+            sim.played, sim.trick_points = played, points
+            card = follow(sim, seat, legal)
+        else:
+            card = legal
+        hands[seat] = hand ^ card
+        played |= card
+        pos = card.bit_length() - 1
+        if not card & follows:
+            voids[seat] |= led_mask
+        trick.append(card)
+        points += POINTS_AT[pos]
+        if card & beat:
             if (
-                best >= 0
+                best_seat == picker
+                and best >= 0
                 and not sim.revealed
-                and sim.best_seat == picker
-                and seat != second
+                and seat != sim.second
                 and shows_defender(best, led, played & ~unk)
             ):
                 sim._shown_defender(seat)
-            sim.best, sim.best_seat = pos, seat
+            best = sim.best = pos
+            best_seat = sim.best_seat = seat
+            beat = BEATERS[led][pos + 1] & ~unk
         if card == called:
-            sim.called_by = seat
-            if not sim.revealed:
-                sim.revealed, sim.rel = True, sim.rel_full
-        if len(trick) < n:
-            sim.turn = seat + 1 if seat + 1 < n else 0
-        else:
-            sim._end_trick(led)
-    if sim.trick_no == last:
-        sim.finish()
+            sim.called_out(seat)
+    # ``SimHand._end_trick``.
+    sim.played = played
+    winner = best_seat if best_seat >= 0 else (leader + 1) % n
+    sim.won_points[winner] += points
+    sim.won_tricks[winner] += 1
+    if trick_no == sim.named_trick:
+        sim.named_winner = winner
+    sim.trick_no = trick_no + 1
+    sim.suits_led |= led_mask
+    sim.trick = []
+    sim.trick_points = 0
+    sim.leader = sim.turn = winner
 
 
 def choose(sim: SimHand) -> int:
@@ -166,60 +210,48 @@ def _out(sim: SimHand, me: int) -> int:
 
 def _later_mask(sim: SimHand, me: int, out: int) -> int:
     """What the seats still to play may hold and play on this trick (``could_beat``)."""
-    n = sim.n
-    first = len(sim.trick) + 1
-    if first >= n:
-        return 0  # the last to play
-    called = sim.called
-    picker = sim.picker
+    called, picker = sim.called, sim.picker
     holder = me if sim.hands[me] & called else sim.called_by
     first_called = sim.led == sim.cs and sim.called_led == sim.trick_no
     voids = sim.voids
-    mask = 0
-    for i in range(first, n):
-        seat = (sim.leader + i) % n
-        m = out & ~voids[seat]
-        if called and ((holder >= 0 and holder != seat) or seat == picker):
-            m &= ~called
-        if sim.ten_call and seat != picker:
-            m &= ~FAIL_ACES  # a ten call shows the picker holds all three aces
-        if first_called:
-            if seat == picker and sim.unk:
-                continue  # the picker must play the face-down card, which never wins
-            if seat in (picker, holder):
-                m &= ~TRUMPS  # must follow the first round of the called suit
-        mask |= m
-    return mask
-
-
-def _is_boss(out: int, card: int) -> bool:
-    b = card.bit_length() - 1
-    if b >= 18:
-        return not ABOVE[b] & out
-    return not (ABOVE[b] & SUIT_MASK[b // 6] & out) and not out & TRUMPS
+    # What each seat may play, as masks unbounded above (``out`` bounds them): the
+    # seats with no duty of their own share one mask, ``plain``, narrowed once.
+    plain = duty = 0
+    for seat in ORDER[sim.n][sim.leader][len(sim.trick) + 1 :]:
+        if seat == picker:
+            if not first_called:
+                duty |= ~(voids[seat] | called)
+            elif not sim.unk:  # with it, the picker plays the face-down card: never wins
+                duty |= ~(voids[seat] | called | TRUMPS)  # it must follow the called suit
+        elif seat == holder:
+            may = ~voids[seat]
+            if sim.ten_call:
+                may &= ~FAIL_ACES  # a ten call shows the picker holds all three aces
+            if first_called:
+                may &= ~TRUMPS  # the called card must be played
+            duty |= may
+        else:
+            plain |= ~voids[seat]
+    if plain:
+        if holder >= 0:
+            plain &= ~called
+        if sim.ten_call:
+            plain &= ~FAIL_ACES
+    return out & (plain | duty)
 
 
 def _lowest(sim: SimHand, me: int, cards: int) -> int:
     """The cheapest card to throw away (``discard_cost``)."""
+    if cards & (cards - 1) == 0:
+        return cards  # one card: nothing to weigh
     hand = sim.hands[me]
     best, best_key = 0, 1 << 30
     while cards:
         card = cards & -cards
         b = card.bit_length() - 1
-        key = _DISCARD[b] if b >= 18 else _DISCARD[b] + (hand & SUIT_MASK[b // 6]).bit_count() * 320
+        key = DISCARD[b] if b >= 18 else DISCARD[b] + (hand & SUIT_MASK[b // 6]).bit_count() * 320
         if key < best_key:
             best, best_key = card, key
-        cards ^= card
-    return best
-
-
-def _max_by(cards: int, key: tuple[int, ...]) -> int:
-    best, best_key = 0, -(1 << 30)
-    while cards:
-        card = cards & -cards
-        k = key[card.bit_length() - 1]
-        if k > best_key:
-            best, best_key = card, k
         cards ^= card
     return best
 
@@ -235,28 +267,6 @@ def _shortest_ace(sim: SimHand, me: int, aces: int) -> int:
     return best
 
 
-#: The cards worth 10 or more (aces and tens), and the trumps among them.
-_RICH = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
-_RICH_TRUMPS = _RICH & TRUMPS
-
-
-def _cheapest_sure(cards: int) -> int:
-    """Of cards sure to take the trick, the cheapest: a fail card before any trump,
-    and of the trumps one worth under 10 (a jack before the ace of diamonds: both
-    hold, and the ace's 11 points would be spent for nothing)."""
-    fails = cards & FAIL
-    if fails:
-        return low(fails)
-    poor = cards & ~_RICH_TRUMPS
-    return low(poor) if poor else low(cards)
-
-
-def _cheapest_winner(cards: int) -> int:
-    """A fail card before any trump, then the weakest."""
-    fails = cards & FAIL
-    return low(fails) if fails else low(cards)
-
-
 # Leads --------------------------------------------------------------------------
 
 
@@ -267,7 +277,7 @@ def _picker_side_lead(sim: SimHand, me: int, legal: int) -> int:
     if trumps and (out & TRUMPS or not fails):
         top = high(trumps)
         count = trumps.bit_count()
-        if count >= 3 or _is_boss(out, top):
+        if count >= 3 or is_boss(out, top):
             return top  # QC first when strong: draw the defenders' trumps
         if me != sim.picker:
             return low(trumps)  # a low trump through the defenders, for the picker
@@ -314,7 +324,7 @@ def _defender_lead(sim: SimHand, me: int, legal: int) -> int:
         b = card.bit_length() - 1
         pts = POINTS_AT[b]
         length = (hand & SUIT_MASK[b // 6]).bit_count()
-        key = ((pts >= 10) * 100000 - length * 1000 + pts * 10 + b % 6) * 32 + _TIE[b]
+        key = ((pts >= 10) * 100000 - length * 1000 + pts * 10 + b % 6) * 32 + TIE[b]
         if key < best_key:
             best, best_key = card, key
         cards ^= card
@@ -326,48 +336,40 @@ def _defender_lead(sim: SimHand, me: int, legal: int) -> int:
 
 def _follow(sim: SimHand, me: int, legal: int) -> int:
     best, led = sim.best, sim.led
-    picker = sim.picker
     # The cards that take the trick as it stands (``_beaters`` of the best card so far).
-    if best >= 18:
-        beat = ABOVE[best]
-    elif best >= 0:
-        beat = (ABOVE[best] & SUIT_MASK[led]) | TRUMPS
-    else:  # only the face-down unknown so far: any card that follows wins
-        beat = SUIT_MASK[led] | TRUMPS
+    beat = BEATERS[led][best + 1]
     wins = legal & beat
     points = sim.trick_points
-    out = ~sim.played & ~sim.hands[me] & 0xFFFFFFFF  # ``_out``
+    # ``_out``, with one operation fewer (Python ints are allocated): the seat's own
+    # cards are not played.
+    out = 0xFFFFFFFF ^ (sim.played | sim.hands[me])
     unk = sim.unk
-    if me == picker:
+    if me == sim.picker:
         wins &= ~unk
         out &= ~sim.bury
     elif unk and unk in sim.trick:
         points -= POINTS_AT[unk.bit_length() - 1]  # a face-down card's points are unseen
-    loses = legal & ~wins
-    side = sim.rel[me][sim.best_seat] if sim.best_seat >= 0 else 0
-    later = _later_mask(sim, me, out)
+    loses = legal ^ wins
+    best_seat = sim.best_seat
+    side = sim.rel[me][best_seat] if best_seat >= 0 else 0
+    later = _later_mask(sim, me, out) if len(sim.trick) + 1 < sim.n else 0
     sure = best >= 0 and not beat & later
-    secure = _secure_winners(later, led, wins)
+    # The winning cards no seat still to play could beat: a trump above every card in
+    # ``later``; a fail card when ``later`` has no trump and no higher card of the suit
+    # led (``_beaters``). ``wins`` and ``later`` are disjoint.
+    secure = wins
+    if later:
+        top = later.bit_length() - 1
+        secure &= TRUMPS & ABOVE[top]
+        if top < 18:
+            suit = later & SUIT_MASK[led]
+            secure |= wins & FAIL & (ABOVE[suit.bit_length() - 1] if suit else FAIL)
     if side == 1:
         return _follow_partner(sim, me, wins, loses, secure, sure, points)
     # An opponent, or a seat this one cannot place, is winning.
     if sim.side >> me & 1 and wins:
         return _follow_for_picker(sim, me, legal, wins, loses, secure, out, points)
     return _follow_against(sim, me, legal, wins, loses, secure, out, points)
-
-
-def _secure_winners(later: int, led: int, wins: int) -> int:
-    """The winning cards no seat still to play could beat (``later``: ``_later_mask``):
-    a trump above every card in ``later``; a fail card when ``later`` has no trump and
-    no higher card of the suit led (``_beaters``). ``wins`` and ``later`` are disjoint."""
-    if not later:
-        return wins
-    top = later.bit_length() - 1
-    secure = wins & TRUMPS & ABOVE[top]
-    if top < 18:
-        suit = later & SUIT_MASK[led]
-        secure |= wins & FAIL & (ABOVE[suit.bit_length() - 1] if suit else FAIL)
-    return secure
 
 
 def _follow_partner(
@@ -377,12 +379,12 @@ def _follow_partner(
     if sure:
         # Schmear a known partner's sure trick; never trump it.
         if loses:
-            top = _max_by(loses, _SCHMEAR)
-            return top if _SCHMEAR[top.bit_length() - 1] >= 32 else _lowest(sim, me, loses)
-        return _cheapest_winner(wins)
+            top = max_by(loses, SCHMEAR)
+            return top if SCHMEAR[top.bit_length() - 1] >= 32 else _lowest(sim, me, loses)
+        return cheapest_winner(wins)
     if secure and (points >= 10 or not loses):
-        return _cheapest_sure(secure)
-    return _lowest(sim, me, loses) if loses else _cheapest_winner(wins)
+        return cheapest_sure(secure)
+    return _lowest(sim, me, loses) if loses else cheapest_winner(wins)
 
 
 #: Head counts where the picker's side never banks a sure ace or ten (docs/bots.md).
@@ -400,16 +402,16 @@ def _follow_for_picker(
         # is as sure: banked now, it cannot be trumped later. (Keeping it back
         # cost the picker's side 0.09 game points a hand: docs/bots.md.)
         choice = _likely_winner(sim, me, out, wins, points)
-        if sim.n in _NO_WASTE and choice & secure & _RICH:
+        if sim.n in _NO_WASTE and choice & secure & RICH:
             # No wasted point card: a cheaper card takes the trick as surely.
-            cheapest = _cheapest_sure(secure)
+            cheapest = cheapest_sure(secure)
             if POINTS_AT[cheapest.bit_length() - 1] < POINTS_AT[choice.bit_length() - 1]:
                 return cheapest
         return choice
     trumps = legal & TRUMPS
     cheap = secure & (FAIL | (low(trumps) if trumps else 0))
     if cheap:
-        return _cheapest_sure(cheap)
+        return cheapest_sure(cheap)
     if loses:
         lowest = _lowest(sim, me, loses)
         points_lost = POINTS_AT[lowest.bit_length() - 1]
@@ -421,7 +423,7 @@ def _follow_for_picker(
                 return trump
         if points_lost < 10:
             return lowest
-    return _cheapest_winner(wins)
+    return cheapest_winner(wins)
 
 
 def _follow_against(
@@ -429,7 +431,7 @@ def _follow_against(
 ) -> int:
     """A defender (or a picker's side that cannot win) follows an opponent's trick."""
     if secure:
-        choice = _cheapest_sure(secure)
+        choice = cheapest_sure(secure)
         # A boss trump is spent on a trick only when the trick is worth it.
         trumps = legal & TRUMPS
         if points + POINTS_AT[choice.bit_length() - 1] >= 5 or not choice & TRUMPS:
@@ -442,9 +444,9 @@ def _follow_against(
         lowest = _lowest(sim, me, loses)
         if POINTS_AT[lowest.bit_length() - 1] >= 10 and wins:
             # Every loser gives the trick 10 points: rather try to win it.
-            return _cheapest_winner(wins)
+            return cheapest_winner(wins)
         return lowest
-    return _cheapest_winner(wins)
+    return cheapest_winner(wins)
 
 
 def _defender_winner(sim: SimHand, out: int, wins: int) -> int:
@@ -484,8 +486,7 @@ def _likely_winner(sim: SimHand, me: int, out: int, wins: int, points: int) -> i
     while w:
         card = w & -w
         b = card.bit_length() - 1
-        beaters = ABOVE[b] if b >= 18 else (ABOVE[b] & SUIT_MASK[led]) | TRUMPS
-        if (beaters & holdable).bit_count() <= allowed:
+        if (BEATERS[led][b + 1] & holdable).bit_count() <= allowed:
             return card
         w ^= card
     return high(wins)
@@ -518,26 +519,21 @@ def _later_holdable(sim: SimHand, me: int, out: int, led: int) -> int:
 def _leaster(sim: SimHand, me: int, legal: int) -> int:
     if not sim.trick:
         fails = legal & FAIL
-        return _lowest_power(fails) if fails else low(legal)
-    best, led = sim.best, sim.led
-    if best >= 18:
-        wins = legal & ABOVE[best]
-    elif best >= 0:
-        wins = legal & ((ABOVE[best] & SUIT_MASK[led]) | TRUMPS)
-    else:
-        wins = legal & (SUIT_MASK[led] | TRUMPS)
+        return lowest_power(fails) if fails else low(legal)
+    led = sim.led
+    wins = legal & BEATERS[led][sim.best + 1]
     loses = legal & ~wins
     last = len(sim.trick) == sim.n - 1
     if not loses:
         if last:
-            return _fewest_points_highest(wins)
+            return fewest_points_highest(wins)
         return low(wins)
     if sim.needs_trick and not sim.won_tricks[me] and wins and last:
         points = 0
         for card in sim.trick:
             points += POINTS_AT[card.bit_length() - 1]
         if points <= 3:
-            cheap = _fewest_points_lowest(wins)
+            cheap = fewest_points_lowest(wins)
             last_trick = sim.trick_no == sim.total_tricks - 1 and sim.blind_rule.value == (
                 "last-trick"
             )
@@ -546,40 +542,4 @@ def _leaster(sim: SimHand, me: int, legal: int) -> int:
     following = loses & SUIT_MASK[led]
     if following:
         return high(following)  # duck with the highest loser
-    return _max_by(loses, _DANGER)  # shed a bare ace or a high trump while it is safe
-
-
-def _lowest_power(fails: int) -> int:
-    best, best_power = 0, 1 << 30
-    while fails:
-        card = fails & -fails
-        b = card.bit_length() - 1
-        p = b % 6 * 32 + _TIE[b]
-        if p < best_power:
-            best, best_power = card, p
-        fails ^= card
-    return best
-
-
-def _fewest_points_highest(cards: int) -> int:
-    best, best_key = 0, 1 << 30
-    while cards:
-        card = cards & -cards
-        b = card.bit_length() - 1
-        key = (POINTS_AT[b] * 200 - _power(b)) * 32 + _TIE[b]
-        if key < best_key:
-            best, best_key = card, key
-        cards ^= card
-    return best
-
-
-def _fewest_points_lowest(cards: int) -> int:
-    best, best_key = 0, 1 << 30
-    while cards:
-        card = cards & -cards
-        b = card.bit_length() - 1
-        key = (POINTS_AT[b] * 1000 + _power(b)) * 32 + _TIE[b]
-        if key < best_key:
-            best, best_key = card, key
-        cards ^= card
-    return best
+    return max_by(loses, DANGER)  # shed a bare ace or a high trump while it is safe

@@ -184,6 +184,19 @@ class _Problem:
         )
 
 
+def _members(count: int) -> tuple[tuple[int, ...], ...]:
+    """For every mask over ``count`` holders, its holders in order."""
+    table: list[tuple[int, ...]] = [()]
+    for h in range(count):
+        table += [(*held, h) for held in table]
+    return tuple(table)
+
+
+#: The holders in a set of them (a mask), in order: ``_place`` walks only those a card
+#: may go to. At most seven holders: five other seats, the unknown card and the bury.
+_HOLDERS_IN = _members(7)
+
+
 def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[list[Card]]:
     """One placement of every card; ``first``, a card and a holder that ``fits``, is
     placed before the rest. Work is bounded: each card is placed once, and never into
@@ -216,8 +229,8 @@ def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[
             allowed = mask & ~barred
             options: list[int] = []
             weights = 0
-            for h in holders:
-                if allowed >> h & 1 and room[h]:
+            for h in _HOLDERS_IN[allowed]:
+                if room[h]:
                     options.append(h)
                     weights += room[h]
             pick = below(weights)

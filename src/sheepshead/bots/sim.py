@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from sheepshead import kernel
+from sheepshead.bots.cardkeys import BEATERS, ORDER
 from sheepshead.cards import Card
 from sheepshead.game import Game
 from sheepshead.kernel import POINTS_AT, SUIT_AT, SUIT_MASK, TRUMPS, mask_of, points_of
@@ -400,15 +401,19 @@ class SimHand:
             self.best = pos
             self.best_seat = seat
         if card == self.called:
-            self.called_by = seat
-            if not self.revealed:
-                self.revealed = True
-                self.rel = self.rel_full
+            self.called_out(seat)
         n = self.n
         if len(trick) < n:
             self.turn = seat + 1 if seat + 1 < n else 0
             return
         self._end_trick(led)
+
+    def called_out(self, seat: int) -> None:
+        """``seat`` played the called card: now everyone knows the sides."""
+        self.called_by = seat
+        if not self.revealed:
+            self.revealed = True
+            self.rel = self.rel_full
 
     def _end_trick(self, led: int) -> None:
         winner = self.best_seat
@@ -435,25 +440,28 @@ class SimHand:
         hands = self.hands
         trick = self.trick
         unk = self.unk
-        seat = self.turn
+        turn = self.turn
+        points, played = self.trick_points, self.played
         if trick:
             led, best, best_seat = self.led, self.best, self.best_seat
         else:
-            self.leader = seat
-            first = hands[seat]
+            self.leader = turn
+            first = hands[turn]
             led = self.led = self.cs if first == unk else SUIT_AT[first.bit_length() - 1]
             best = best_seat = -1
-        for _ in range(n - len(trick)):
+        beat = BEATERS[led][best + 1] & ~unk  # ``kernel.takes``
+        # Not appended to ``trick``: it is over.
+        for seat in ORDER[n][turn][: n - len(trick)]:
             card = hands[seat]
             hands[seat] = 0
-            trick.append(card)
+            played |= card
             pos = card.bit_length() - 1
-            if card != unk and pos > best and (pos >= 18 or SUIT_AT[pos] == led):
+            points += POINTS_AT[pos]
+            if card & beat:
                 best, best_seat = pos, seat
-            seat = seat + 1 if seat + 1 < n else 0
-        cards = sum(trick)  # the bits are distinct: their sum is their union
-        self.played |= cards
-        self.trick_points = points_of(cards)
+                beat = BEATERS[led][pos + 1] & ~unk
+        self.played = played
+        self.trick_points = points
         self.best, self.best_seat = best, best_seat
         self._end_trick(led)
 
@@ -462,20 +470,41 @@ class SimHand:
     def side_points(self) -> int:
         """Card points of the picker's side so far, the bury included."""
         side = self.side
-        return self.bury_points + sum(p for s, p in enumerate(self.won_points) if side >> s & 1)
+        points = self.bury_points
+        for s, p in enumerate(self.won_points):  # a loop: ``sum`` of a generator costs more
+            if side >> s & 1:
+                points += p
+        return points
 
     def scores(self) -> tuple[int, ...]:
         """Game points per seat of the finished hand (as ``Game.result().scores``)."""
-        n = self.n
         if self.leaster:
             return self._leaster_scores()
+        return self._picker_scores(self.side_points())
+
+    def outcome(self, seat: int) -> tuple[int, int]:
+        """``scores()[seat]`` and ``own_points(seat)``, what search reads of a finished
+        hand, the side's points counted once."""
+        if self.leaster:
+            points = self.leaster_points()
+            scores = kernel.leaster_scores(
+                points, self.won_tricks, self.needs_trick, self.multiplier
+            )
+            return scores[seat], -points[seat]
+        p = self.side_points()
+        return self._picker_scores(p)[seat], p if self.side >> seat & 1 else 120 - p
+
+    def _picker_scores(self, points: int) -> tuple[int, ...]:
         side = self.side
-        tricks = sum(t for s, t in enumerate(self.won_tricks) if side >> s & 1)
+        tricks = 0
+        for s, t in enumerate(self.won_tricks):
+            if side >> s & 1:
+                tricks += t
         return kernel.picker_score(
-            n,
+            self.n,
             self.picker,
             side,
-            self.side_points(),
+            points,
             tricks,
             self.total_tricks,
             self.multiplier,

@@ -36,9 +36,11 @@ def partners_of(view: SeatView, world: World) -> frozenset[int]:
     called, picker = view.called, view.picker
     if picker is None or called is None or view.alone:
         return frozenset()
-    holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
+    # Its holder in the world, else the seat that played it (a card played is in no
+    # hand): the cheap look first, since search asks it for every world.
+    holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
     if holder is None:
-        holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
+        holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
     if holder is None:  # only if the sampler had to drop the view's constraints
         return frozenset()
     if view.rules.second_partner:

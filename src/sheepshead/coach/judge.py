@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from sheepshead.actions import Action
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
-from sheepshead.coach.worlds import Outcome, play_out
+from sheepshead.coach.worlds import Outcome, Playouts
 from sheepshead.game import Phase
 from sheepshead.view import SeatView
 
@@ -123,21 +123,26 @@ class _Tally:
     def __init__(self) -> None:
         self.weights: list[float] = []
         self.rows: list[dict[int, Outcome]] = []
+        #: Per option: the weight of its worlds, its weighted game and card points, and
+        #: its count of worlds, summed as the worlds come (in their order, so each sum
+        #: is the very float a sum over ``rows`` gives; ``mean`` is asked every batch).
+        self.sums: dict[int, tuple[float, float, float, int]] = {}
 
     def add(self, weight: float, row: dict[int, Outcome]) -> None:
         self.weights.append(weight)
         self.rows.append(row)
+        sums = self.sums
+        for option, out in row.items():
+            total, gp, cp, count = sums.get(option, (0.0, 0.0, 0.0, 0))
+            sums[option] = (
+                total + weight,
+                gp + weight * out.game_points,
+                cp + weight * out.card_points,
+                count + 1,
+            )
 
     def mean(self, option: int) -> tuple[float, float, int]:
-        total = gp = cp = 0.0
-        count = 0
-        for w, row in zip(self.weights, self.rows, strict=True):
-            out = row.get(option)
-            if out is not None:
-                total += w
-                gp += w * out.game_points
-                cp += w * out.card_points
-                count += 1
+        total, gp, cp, count = self.sums[option]
         return gp / total, cp / total, count
 
     def se_of_difference(self, a: int, b: int) -> float:
@@ -172,6 +177,7 @@ def evaluate(view: SeatView, played: Action | None, effort: Effort = Effort()) -
         return Evaluation(played, options[0], (only,), 0.0, 0.0, 0.0, 0, True)
     rng = rng_for(view)
     sampler = Sampler(view)
+    runs = Playouts(view)
     tally = _Tally()
     alive = list(range(len(options)))
     mine = None if played is None else options.index(played)
@@ -181,7 +187,7 @@ def evaluate(view: SeatView, played: Action | None, effort: Effort = Effort()) -
     while True:
         for _ in range(step):
             world = sampler.sample(rng)
-            outcomes = play_out(view, world, [options[i] for i in alive])
+            outcomes = runs.play(world, [options[i] for i in alive])
             tally.add(world.weight, dict(zip(alive, outcomes, strict=True)))
         worlds += step
         playouts += step * len(alive)
@@ -213,7 +219,7 @@ def _evaluation(
 ) -> Evaluation:
     values = []
     for i, action in enumerate(options):
-        if not any(i in row for row in tally.rows):
+        if i not in tally.sums:
             continue
         gp, cp, count = tally.mean(i)
         values.append((i, OptionValue(action, gp, cp, count)))

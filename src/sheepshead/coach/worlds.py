@@ -15,16 +15,16 @@ from dataclasses import dataclass
 
 from sheepshead.actions import Action, Bury, Call, Move, Play, parse_move
 from sheepshead.bots import make_bot
-from sheepshead.bots.expert import sim_of
+from sheepshead.bots.expert import partners_of, sim_of
 from sheepshead.bots.playout import playout
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import World
+from sheepshead.bots.sampler import World, plays_of
 from sheepshead.bots.sim import SimHand
 from sheepshead.game import Game, Phase
-from sheepshead.kernel import bit
+from sheepshead.kernel import bit, mask_of
 from sheepshead.view import SeatView
 
-__all__ = ["Outcome", "play_out"]
+__all__ = ["Outcome", "Playouts", "play_out"]
 
 _STANDARD = make_bot("standard")
 # The standard bot's choices are a function of the view alone; its generator is unused.
@@ -41,24 +41,61 @@ class Outcome:
     card_points: float
 
 
+class Playouts:
+    """Options played out in the sampled worlds of one view, a world at a time."""
+
+    __slots__ = ("_rewire", "_template", "view")
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self._template: SimHand | None = None
+        # At a card decision the public play is the same in every world: the first
+        # world's hand is rewired with each other world's hidden cards (as the expert's
+        # search does), not replayed card by card. Not once a card went face down:
+        # which card it was differs between worlds.
+        self._rewire = view.phase is Phase.PLAYING and all(
+            card is not None for _, card, _ in plays_of(view)
+        )
+
+    def play(self, world: World, options: list[Action]) -> list[Outcome]:
+        """Each option played to the end of the hand in ``world``."""
+        view = self.view
+        if view.phase is Phase.PLAYING:
+            return _cards(self._sim(world), view.seat, options)
+        game = world_game(view, world)
+        return [_finish(game.apply(option, view.seat), view.seat) for option in options]
+
+    def _sim(self, world: World) -> SimHand:
+        """The world's hand at the view's point of play (``sim_of``)."""
+        template = self._template
+        if template is None or not self._rewire:
+            template = self._template = sim_of(self.view, world)
+            return template
+        blind = world.blind or ()
+        return template.rewire(
+            [mask_of(h) for h in world.hands],
+            partners_of(self.view, world),
+            0 if world.unknown is None else bit(world.unknown),
+            mask_of(world.bury),
+            sum(c.points for c in blind),
+        )
+
+
 def play_out(view: SeatView, world: World, options: list[Action]) -> list[Outcome]:
-    """Each option played to the end of the hand in ``world``."""
-    if view.phase is Phase.PLAYING:
-        return _cards(view, world, options)
-    game = world_game(view, world)
-    return [_finish(game.apply(option, view.seat), view.seat) for option in options]
+    """Each option played to the end of the hand in ``world`` (``Playouts`` for many
+    worlds of one view)."""
+    return Playouts(view).play(world, options)
 
 
-def _cards(view: SeatView, world: World, options: list[Action]) -> list[Outcome]:
-    me = view.seat
-    base = sim_of(view, world)
+def _cards(base: SimHand, me: int, options: list[Action]) -> list[Outcome]:
     out = []
     for option in options:
         assert isinstance(option, Play)
         sim = base.copy()
         sim.play(bit(option.card))
         playout(sim)
-        out.append(Outcome(float(sim.scores()[me]), float(sim.own_points(me))))
+        score, own = sim.outcome(me)
+        out.append(Outcome(float(score), float(own)))
     return out
 
 
@@ -74,7 +111,8 @@ def _finish(game: Game, me: int) -> Outcome:
         return Outcome(float(result.scores[me]), 0.0)
     sim = SimHand.from_game(game)
     playout(sim)
-    return Outcome(float(sim.scores()[me]), float(sim.own_points(me)))
+    score, own = sim.outcome(me)
+    return Outcome(float(score), float(own))
 
 
 def world_game(view: SeatView, world: World) -> Game:
