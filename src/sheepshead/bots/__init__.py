@@ -53,7 +53,7 @@ SEAT_NAMES: tuple[str, ...] = ("Ann", "Bob", "Cal", "Dot", "Eve")
 #: bots. Any change to what a bot decides under the daily game's rules (5-handed
 #: ``standard``) must bump it: ``tests/test_bot_version.py`` pins each version's
 #: decisions and fails until it is.
-VERSION = "4"
+VERSION = "5"
 
 #: The earlier versions this code still plays, each the module of a frozen copy of this
 #: package. ``tools/freeze_bots.py`` writes the copy and rewrites this assignment in it
@@ -62,6 +62,7 @@ FROZEN: dict[str, str] = {
     "1": "sheepshead.bots.frozen.v1",
     "2": "sheepshead.bots.frozen.v2",
     "3": "sheepshead.bots.frozen.v3",
+    "4": "sheepshead.bots.frozen.v4",
 }
 
 

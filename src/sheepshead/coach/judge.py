@@ -22,8 +22,10 @@ import math
 from dataclasses import dataclass
 
 from sheepshead.actions import Action
-from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import Sampler
+
+# Version 4 of the bots' play, frozen, whatever the live version (coach/worlds.py).
+from sheepshead.bots.frozen.v4.rng import Rng
+from sheepshead.bots.frozen.v4.sampler import Sampler
 from sheepshead.coach.worlds import Outcome, Playouts
 from sheepshead.game import Phase
 from sheepshead.view import SeatView

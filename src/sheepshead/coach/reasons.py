@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sheepshead.actions import Action, Alone, Bury, Call, Crack, NoCrack, Pass, Pick, Play
-from sheepshead.bots.knowledge import Knowledge, beats, read_view
+
+# Version 4 of the bots' play, frozen, whatever the live version (coach/worlds.py).
+from sheepshead.bots.frozen.v4.knowledge import Knowledge, beats, read_view
 from sheepshead.cards import Card
 from sheepshead.coach.judge import Evaluation
 from sheepshead.view import SeatView

@@ -14,12 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sheepshead.actions import Action, Bury, Call, Move, Play, parse_move
-from sheepshead.bots import make_bot
-from sheepshead.bots.expert import partners_of, sim_of
-from sheepshead.bots.playout import playout
-from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import World, plays_of
-from sheepshead.bots.sim import SimHand
+
+# The coach plays with version 4 of the bots' play, frozen, whatever the live version:
+# its measurements (the planted errors, the five players' order: docs/performance.md)
+# were made with version 4's policy, and a reviewed hand must get the same review
+# whatever the computer players' version (issue 16).
+from sheepshead.bots.frozen.v4 import make_bot
+from sheepshead.bots.frozen.v4.expert import partners_of, sim_of
+from sheepshead.bots.frozen.v4.playout import playout
+from sheepshead.bots.frozen.v4.rng import Rng
+from sheepshead.bots.frozen.v4.sampler import World, plays_of
+from sheepshead.bots.frozen.v4.sim import SimHand
 from sheepshead.game import Game, Phase
 from sheepshead.kernel import bit, mask_of
 from sheepshead.view import SeatView
