@@ -51,12 +51,17 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "3699ebd0f4ca7efe",
         "expert": "ece7fbc405936947",
     },
-    # Version 4 frozen before the standard level's card play changes (issue 16); until
-    # it does, every level plays as version 4.
+    # The one card-play policy (playout.py, issue 16): the picker leads its top trump
+    # only when it is the boss, else its lowest, and keeps a lone trump that is not the
+    # boss for a fail lead; a defender void in the fail suit led trumps any trick; the
+    # picker's side, taking a trick on a fail suit's first round, allows three more
+    # cards that could beat its card (was two); in a leaster a seat with no trick takes
+    # a cheap one. Every level plays by the policy (the expert in its playouts). The
+    # beginner's noise 0.3 -> 0.35.
     "5": {
-        "beginner": "01a35f57fe479050",
-        "standard": "3699ebd0f4ca7efe",
-        "expert": "ece7fbc405936947",
+        "beginner": "a2bdd46996807645",
+        "standard": "5173fcbc0d40f36d",
+        "expert": "0f736567a42de2ad",
     },
 }
 

@@ -62,9 +62,10 @@ STYLES: dict[str, Style] = {
         pick_noise=2.0,
         alone=12.5,
         crack=8.0,
-        # 0.2 until version 2: with the one card-play policy the beginner had grown
-        # too close to the standard level (its margin's lower end under 0.1).
-        play_noise=0.3,
+        # 0.2 until version 2, 0.3 until version 5: with the one card-play policy the
+        # beginner had grown too close to the standard level (its margin's lower end
+        # under 0.1), and again when version 5's policy made both stronger.
+        play_noise=0.35,
     ),
 }
 
