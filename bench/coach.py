@@ -148,10 +148,16 @@ def _planted_set(count: int, error: bool, details: Any) -> dict[str, Any]:
     }
 
 
+#: The computer players' version the order run plays (its players and their tables):
+#: hours of hands are kept (``bench/results``) and extended by later runs, so every
+#: hand must be played by the same players whatever the live version.
+ORDER_VERSION = "4"
+
+
 def _noisy(share: float) -> Policy:
     """The standard bot, with ``share`` of its card plays replaced by a random legal
     card (its own generator, seeded by the position)."""
-    std = bot_policy(make_bot("standard"))
+    std = bot_policy(make_bot("standard", ORDER_VERSION))
 
     def act(game: Game) -> Action:
         if game.phase is Phase.PLAYING:
@@ -165,18 +171,18 @@ def _noisy(share: float) -> Policy:
 
 def _players() -> dict[str, Policy]:
     return {
-        "beginner": bot_policy(make_bot("beginner")),
+        "beginner": bot_policy(make_bot("beginner", ORDER_VERSION)),
         "standard 30% random": _noisy(0.3),
         "standard 10% random": _noisy(0.1),
-        "standard": bot_policy(make_bot("standard")),
-        "expert": bot_policy(make_bot("expert")),
+        "standard": bot_policy(make_bot("standard", ORDER_VERSION)),
+        "expert": bot_policy(make_bot("expert", ORDER_VERSION)),
     }
 
 
 def _order_rows(index: int, name: str, policy: Policy) -> list[dict[str, Any]]:
     """Hand ``index`` with ``policy`` in seat ``index % 5`` among standard bots: one row
     per decision of that seat as the coach judged it, and the seat's game points."""
-    std = bot_policy(make_bot("standard"))
+    std = bot_policy(make_bot("standard", ORDER_VERSION))
     seat = index % 5
     seats = [std] * 5
     seats[seat] = policy
