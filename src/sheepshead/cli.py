@@ -296,9 +296,31 @@ def _arena_chunk(job: tuple[argparse.Namespace, list[int]]) -> list[Any]:
 def _arena_rules(args: argparse.Namespace) -> Any:
     from sheepshead.rules import PRESETS, Rules
 
-    if args.rules is not None:
-        return PRESETS[args.rules]
-    return Rules(players=args.players)
+    rules = PRESETS[args.rules] if args.rules is not None else Rules(players=args.players)
+    changes = _rule_changes(getattr(args, "rule", None) or [])
+    return rules.replace(**changes) if changes else rules
+
+
+def _rule_changes(items: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` options over the preset, the value as JSON (``cracking=true``) or
+    else as a word (``nobody_picks=doubler``), checked as a record's rules are."""
+    from sheepshead.rules import RULE_FIELDS, Rules, RulesError
+
+    changes: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or name not in RULE_FIELDS or name == "players":
+            fields = ", ".join(f for f in RULE_FIELDS if f != "players")
+            raise SystemExit(f"--rule takes NAME=VALUE with NAME one of {fields}; not {item!r}")
+        try:
+            changes[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            changes[name] = raw
+    try:
+        Rules().replace(**changes)
+    except (RulesError, TypeError, ValueError) as error:
+        raise SystemExit(f"--rule: {error}") from None
+    return changes
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -399,6 +421,12 @@ def _add_bot_commands(sub: Any) -> None:
     arena.add_argument("--first", type=int, default=0, help="index of the first deal")
     arena.add_argument("--players", type=int, default=5, choices=(3, 4, 5, 6))
     arena.add_argument("--rules", choices=sorted(_presets()), help="a rules preset")
+    arena.add_argument(
+        "--rule",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a house rule over the preset, as in a record's rules (cracking=true); repeatable",
+    )
     arena.add_argument("--seed", type=int, default=0, help="the bots' table seed (default 0)")
     arena.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
     arena.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")

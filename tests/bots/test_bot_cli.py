@@ -231,3 +231,17 @@ def test_arena_seats_an_outside_bot_program(
     inside = json.loads(capsys.readouterr().out)
     # The program plays the beginner exactly as the in-process beginner does.
     assert outside["edge"] == inside["edge"]
+
+
+def test_arena_plays_a_house_rule_over_the_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    from sheepshead.cli import main
+
+    args = ["arena", "--deals", "2", "--deal-seed", "cli-test", "--resamples", "20", "--json"]
+    code = main([*args, "--rules", "four-handed", "--rule", "cracking=true"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["rules"] == {"players": 4, "cracking": True}
+    with pytest.raises(SystemExit, match=r"NAME one of partner.*not 'craking=true'"):
+        main([*args, "--rule", "craking=true"])
+    with pytest.raises(SystemExit, match="cracking must be true or false"):
+        main([*args, "--rule", "cracking=7"])

@@ -19,7 +19,9 @@ from types import ModuleType
 import pytest
 
 from sheepshead import bots
+from sheepshead.actions import Pass
 from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS
 
 #: What each level decides over the pinned hands, per version. When a bot change makes
@@ -65,6 +67,17 @@ PINNED: dict[str, dict[str, str]] = {
     },
 }
 
+#: The same for four hands in which every seat passes (a leaster), which the twelve
+#: hands above never reach; pinned from version 5 on (earlier versions' leaster play is
+#: held by their frozen copies alone).
+PINNED_LEASTER: dict[str, dict[str, str]] = {
+    "5": {
+        "beginner": "be27dcce6669727e",
+        "standard": "326447fe299517ce",
+        "expert": "bdc97a42cb82b959",
+    },
+}
+
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
 
 
@@ -73,6 +86,23 @@ def fingerprint(level: str, version: str | None = None) -> str:
     digest = hashlib.sha256()
     for i in range(12):
         game = Game.deal(PRESETS["standard"], i % 5, f"bot-version-{i}".encode())
+        while not game.is_done:
+            seat = game.turn
+            assert seat is not None
+            action = bots.decide(level, game.view(seat), seed=i, version=version)
+            digest.update(f"{seat} {action};".encode())
+            game = game.apply(action)
+    return digest.hexdigest()[:16]
+
+
+def leaster_fingerprint(level: str, version: str | None = None) -> str:
+    """Every card of ``level``'s leaster play over four hands all seats pass."""
+    digest = hashlib.sha256()
+    for i in range(4):
+        game = Game.deal(PRESETS["standard"], i % 5, f"bot-version-leaster-{i}".encode())
+        while game.phase is Phase.PICKING:
+            game = game.apply(Pass())
+        assert game.is_leaster
         while not game.is_done:
             seat = game.turn
             assert seat is not None
@@ -97,6 +127,19 @@ def test_a_change_of_play_comes_with_a_new_version(level: str) -> None:
     assert fingerprint(level) == PINNED[bots.VERSION][level], (
         f"the {level} bot now decides differently: bump bots.VERSION and pin the new play"
     )
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_a_change_of_leaster_play_comes_with_a_new_version(level: str) -> None:
+    assert bots.VERSION in PINNED_LEASTER, (
+        f"add the leaster play of version {bots.VERSION} to PINNED_LEASTER"
+    )
+    assert leaster_fingerprint(level) == PINNED_LEASTER[bots.VERSION][level], (
+        f"the {level} bot now plays leasters differently: bump bots.VERSION and pin it"
+    )
+    for version, pinned in PINNED_LEASTER.items():
+        if version != bots.VERSION:
+            assert leaster_fingerprint(level, version) == pinned[level], version
 
 
 def test_every_pinned_version_is_still_played_as_pinned() -> None:
