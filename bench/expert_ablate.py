@@ -17,7 +17,9 @@ version 1's, or changed, by ``key=value`` items:
 - ``policy=v1``: version 1's playout policy (``frozen.v1.playout.playout``); ``v2``
   (default, ``playout.playout``).
 - ``no_waste=0``, ``schmear=0``, ``risky=0``: a rule of this code's follow filter off
-  (``expert.Filters``; ``no_waste=0|1`` at every table, three-handed included).
+  (``expert.Filters``; ``no_waste=0|1`` at every table, three-handed included: 0 banks
+  freely, 1 never banks). ``bank_margin=X``: at three- and four-handed tables a bank
+  must beat the cheaper sure card by X game points (``expert.bank_handicap``).
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
   ``point_weight=X``, ...). With no part of version 1's, the hybrid is the live
   ``ExpertBot`` with those options, its own search.
@@ -50,6 +52,7 @@ from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.simview import partners_of, sim_of
 from sheepshead.cards import Card
+from sheepshead.cli import _rule_changes
 from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
@@ -67,8 +70,11 @@ class Hybrid:
 
     def __init__(self, spec: dict[str, str]) -> None:
         self.spec = spec
-        extra = {k: _number(v) for k, v in spec.items() if k not in _PARTS and k not in _FILTERS}
+        own = (*_PARTS, *_FILTERS, "bank_margin")
+        extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
+        if "bank_margin" in spec:
+            filters = replace(filters, bank_margin=float(spec["bank_margin"]))
         if "no_waste" in spec:  # at every table, three-handed too
             filters = replace(filters, no_waste_tables=frozenset())
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
@@ -145,8 +151,13 @@ def main() -> None:
     parser.add_argument("--baseline-version", default="1")
     parser.add_argument("--variant", action="append", default=[], help="e.g. filter=v1")
     parser.add_argument("--per-deal", action="store_true", help="print each deal's edge")
+    parser.add_argument(
+        "--rule", action="append", default=[], help="a house rule, as the arena's (cracking=true)"
+    )
     args = parser.parse_args()
     rules = PRESETS[args.preset]
+    if args.rule:
+        rules = rules.replace(**_rule_changes(args.rule))
 
     def baseline(game: Game) -> Action:
         assert game.turn is not None
@@ -187,6 +198,14 @@ def main() -> None:
                     "missed_schmear_rate",
                     "wasted_point_rate",
                 )
+            },
+            "rules": rules.to_record(),
+            "stats": {
+                side: {
+                    k: report[f"{side}_stats"].get(k)
+                    for k in ("pick_rate", "leaster_rate", "picker_win_rate", "alone_rate")
+                }
+                for side in ("candidate", "baseline")
             },
             "cpu_s": round(time.process_time() - start),
         }

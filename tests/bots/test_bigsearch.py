@@ -158,20 +158,30 @@ def test_a_bury_that_keeps_a_callable_suit_is_told_apart() -> None:
 
 
 def test_by_default_the_pick_is_searched_only_at_the_tables_measured_to_gain(
-    draws: Draws,
+    draws: Draws, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     standard = RuleBot("standard")
-    searched = {key: 0 for key in ("3/none", "4/none", "5/called-ace")}
-    for preset in ("three-handed", "four-handed", "standard"):
-        for i in range(40):
-            game = deal(PRESETS[preset], random.Random(i))
-            assert game.turn is not None
-            view = game.view(game.turn)
-            if abs(bigsearch.pick_gap(view, standard)) > bigsearch.PICK_MARGIN:
-                continue
-            draws.count = 0
-            ExpertBot().choose(view, Rng.from_int(i))
-            searched[bigsearch.table_key(view)] += draws.count
-    assert searched["3/none"]
-    assert searched["4/none"]
-    assert searched["5/called-ace"] == 0
+
+    def searched_picks(bot: ExpertBot) -> dict[str, int]:
+        searched = {key: 0 for key in ("3/none", "4/none", "5/called-ace")}
+        for preset in ("three-handed", "four-handed", "standard"):
+            for i in range(40):
+                game = deal(PRESETS[preset], random.Random(i))
+                assert game.turn is not None
+                view = game.view(game.turn)
+                if abs(bigsearch.pick_gap(view, standard)) > bigsearch.PICK_MARGIN:
+                    continue
+                draws.count = 0
+                bot.choose(view, Rng.from_int(i))
+                searched[bigsearch.table_key(view)] += draws.count
+        return searched
+
+    # No table gains from it among experts (docs/bots.md): the expert picks by the
+    # threshold, and searches where asked, or where a table is listed.
+    assert bigsearch.PICK_BONUS == {}
+    assert searched_picks(ExpertBot()) == {"3/none": 0, "4/none": 0, "5/called-ace": 0}
+    assert all(searched_picks(ExpertBot(search_pick=True)).values())
+    monkeypatch.setitem(bigsearch.PICK_BONUS, "4/none", 1.6)
+    listed = searched_picks(ExpertBot())
+    assert listed["4/none"]
+    assert listed["3/none"] == listed["5/called-ace"] == 0

@@ -89,6 +89,36 @@ def test_no_free_points_to_the_picker() -> None:
     assert expert_play(game) != "AS"
 
 
+def test_a_sure_queen_is_kept_beside_a_sure_ten_of_diamonds() -> None:
+    # Seat 4 plays last to a club trick worth 21, void in clubs, with QD and TD: both
+    # take it surely. The ten is the lower in power, but the queen the cheaper: the
+    # search chooses between them (until version 6 the filter kept only the ten, a
+    # wasted point card forced on the search).
+    dealt = [
+        "QC QS QH JC 7C 8H",
+        "AC 9C KC JS JH JD",
+        "AH 7H TC 8S 9S KS",
+        "8C AD KD 7D TH KH",
+        "QD TD TS AS 7S 9H",
+    ]
+    moves = ["0 pick", "0 bury 8D 9D", "0 call AH", "0 play 7C", "1 play AC", "2 play TC"]
+    game = record.replay(
+        {
+            "format": "sheepshead-hand/1",
+            "rules": {},
+            "dealer": 4,
+            "hands": [h.split() for h in dealt],
+            "blind": ["9D", "8D"],
+            "actions": [*moves, "3 play 8C"],
+        }
+    )
+    assert game.turn == 4
+    view = game.view(4)
+    kept = {c.text for c in candidates(view, read_view(view))}
+    assert {"QD", "TD"} <= kept
+    assert kept <= {"QD", "TD"}  # a trick of 21 points taken surely, not thrown away
+
+
 # Legality, determinism, blindness --------------------------------------------------
 
 

@@ -61,9 +61,12 @@ PICK_WORLDS = 32
 PICK_MARGIN = 1.5
 #: The tables where the expert searches its pick by default (``table_key``), each with
 #: the game points added to picking's value: the playouts play every seat with the
-#: one policy, which the expert outplays most as picker, so they undervalue its pick
-#: (measured in the arena: docs/bots.md, "Searched big decisions").
-PICK_BONUS: dict[str, float] = {"3/none": 1.6, "4/none": 1.6}
+#: one policy, which the expert outplays most as picker, so they undervalue its pick.
+#: None since the expert's matches against turn 1's: at three- and four-handed tables
+#: the search with a bonus of 1.6 gained against standard players but cost 0.10 and
+#: 0.17 game points a hand among experts, picking a quarter to two thirds more often
+#: (docs/bots.md, "Searched big decisions" and the session of 2026-12-05, evening).
+PICK_BONUS: dict[str, float] = {}
 #: The standard bot's favourite buries that are played out, and in how many worlds;
 #: the worlds for a call.
 BURY_OPTIONS = 4

@@ -29,7 +29,7 @@ off: not confirmed on the evaluation deals). ``docs/bots.md`` has the measuremen
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sheepshead.actions import Action, Play
 from sheepshead.bots.bigsearch import (
@@ -63,6 +63,9 @@ WORLDS = 40
 #: ``MIN_WORLDS``.
 BUDGET = 6000
 MIN_WORLDS = 12
+#: Game points by which a bank (``bank_handicap``) must beat the cheaper sure card at
+#: three- and four-handed tables.
+BANK_MARGIN = 0.3
 
 
 class ExpertBot:
@@ -127,13 +130,21 @@ class ExpertBot:
             return search_call(view, rng, self.standard)
         if view.phase is not Phase.PLAYING:
             return self.standard.choose(view, rng)
-        options = candidates(view, read_view(view), self.filters)
+        k = read_view(view)
+        options = candidates(view, k, self.filters)
         if len(options) == 1:
             return Play(options[0])
-        return Play(self.search(view, options, rng))
+        return Play(self.search(view, options, rng, bank_handicap(view, k, options, self.filters)))
 
-    def search(self, view: SeatView, options: list[Card], rng: Rng) -> Card:
-        """The option with the best mean game points over the sampled worlds."""
+    def search(
+        self,
+        view: SeatView,
+        options: list[Card],
+        rng: Rng,
+        handicap: dict[Card, float] | None = None,
+    ) -> Card:
+        """The option with the best mean game points over the sampled worlds, less its
+        ``handicap`` (game points) if it has one."""
         me = view.seat
         played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
         plays_left = view.players * view.rules.tricks - played
@@ -141,6 +152,7 @@ class ExpertBot:
         sampler = Sampler(view)
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
+        total = 0.0
         template: SimHand | None = None
         point_weight = self.point_weight
         # Late in a hand few worlds are possible, and the sampler draws some again: a
@@ -175,8 +187,12 @@ class ExpertBot:
                     score, own = sim.outcome(me)
                     results.append(score + point_weight * own)
             weight = world.weight
+            total += weight
             for i, result in enumerate(results):
                 value[i] += weight * result
+        if handicap:
+            for i, option in enumerate(options):
+                value[i] -= handicap.get(option, 0.0) * total
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
 
@@ -190,10 +206,14 @@ class Filters:
     #: may bank. On, it cost the expert 0.048 game points a hand against version 1
     #: (docs/bots.md, session of 2026-12-05).
     no_waste: bool = False
-    #: Head counts where it is on all the same: banking took the expert's wasted point
-    #: cards over the issue's 1% bar of its plays there (three-handed 2.4%, four-handed
-    #: 1.5%, called ace 1.7%; five-handed 0.84%, six-handed 0.2%: docs/bots.md).
+    #: Head counts where a bank must be better than the cheaper sure card by
+    #: ``bank_margin`` game points in the search: banking freely took the expert's
+    #: wasted point cards over the issue's 1% bar of its plays there (three-handed 2.4%,
+    #: four-handed 1.5%, called ace 1.7%; five-handed 0.84%, six-handed 0.2%), while
+    #: forbidding it cost 0.10 to 0.13 game points a hand against turn 1's expert at
+    #: three- and four-handed tables (docs/bots.md).
     no_waste_tables: frozenset[int] = frozenset({3, 4})
+    bank_margin: float = BANK_MARGIN
     #: An ace or ten on a known ally's sure trick, when the seat has one to give.
     schmear: bool = True
     #: No ace or ten that may be overtaken on a trick worth under 10.
@@ -205,10 +225,7 @@ def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> 
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     keep = [c for c in legal if not absurd(k, c, legal)]
     if not k.leading and not k.leaster and k.best is not None:
-        filters = filters or Filters()
-        if view.players in filters.no_waste_tables:
-            filters = replace(filters, no_waste=True)
-        keep = _follow_filter(k, keep, filters)
+        keep = _follow_filter(k, keep, filters or Filters())
     if k.leading and not k.on_picker_side and not k.leaster:
         called = k.called
         if (
@@ -235,6 +252,21 @@ def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> 
     return keep or legal
 
 
+def bank_handicap(
+    view: SeatView, k: Knowledge, options: list[Card], filters: Filters
+) -> dict[Card, float]:
+    """At the tables of ``Filters.no_waste_tables``: each option sure to take the trick
+    with 10 points or more while another sure option has fewer (a bank, which the
+    issue's figures count as a wasted point card), with ``bank_margin`` to beat."""
+    if view.players not in filters.no_waste_tables or k.leading or k.leaster or k.best is None:
+        return {}
+    sure = [c for c in options if k.sure_to_win(c)]
+    if len(sure) < 2:
+        return {}
+    fewest = min(c.points for c in sure)
+    return {c: filters.bank_margin for c in sure if c.points >= 10 and c.points > fewest}
+
+
 def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Card]:
     """Follows any good player agrees on: of the cards sure to take the trick, the
     cheapest or an ace or ten, banked (``Filters.no_waste`` keeps the cheapest only);
@@ -256,11 +288,13 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
         # The search may bank an ace or ten sure to take the trick, where a card worth
         # less takes it as surely (kept back, it may be trumped later): forbidding it
         # (a "wasted point card", issue 16) was most of version 2's loss to version 1.
+        # The cheapest: a card worth under 10 where there is one (among trumps the
+        # lowest in power may be the ten or ace of diamonds: until version 6 that one
+        # was kept and a sure queen or jack dropped, a forced wasted point card).
+        cheapest = min(sure, key=lambda c: (c.points >= 10, c.is_trump, c.power))
         if filters.no_waste:
-            cheapest = min(sure, key=lambda c: (c.points >= 10, c.is_trump, c.power))
             sure = [cheapest]
         else:
-            cheapest = min(sure, key=lambda c: (c.is_trump, c.power))
             sure = [c for c in sure if c is cheapest or c.points >= 10]
         keep = [c for c in keep if c in sure or not k.sure_to_win(c)]
     ours = k.winner is not None and k.side_of(k.winner) == 1

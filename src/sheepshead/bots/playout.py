@@ -51,6 +51,8 @@ _FAIL_SUITS = (0, 1, 2)
 
 
 Policy = Callable[[SimHand, int, int], int]
+#: JC, the weakest card a three-handed picker leads from two trumps (bits: QC 31 ... 7D 18).
+_JC = 27
 
 #: The lead policy of each seat, by head count and picker's side (seats as a mask):
 #: the same few lists serve every playout. Never edited in place.
@@ -274,19 +276,23 @@ def _picker_side_lead(sim: SimHand, me: int, legal: int) -> int:
     if trumps and (out & TRUMPS or not fails):
         top = high(trumps)
         boss = is_boss(out, top)
-        if me == sim.picker:
+        if me == sim.picker and sim.n > 3:
             # The picker leads its top trump only when it is the boss; else its lowest,
             # keeping the high ones, and a lone trump that is not the boss is kept for
             # a fail lead (below). Version 5: +0.10 a hand against version 4's top
-            # trump first (docs/bots.md).
+            # trump first (docs/bots.md). Not three-handed, where the picker alone
+            # draws two defenders' trumps: there the expert's search, which plays
+            # its own later leads by this policy, lost 0.12 a hand with it.
             if boss:
                 return top
             if trumps & (trumps - 1):
                 return low(trumps)
         elif trumps.bit_count() >= 3 or boss:
             return top  # QC first when strong: draw the defenders' trumps
-        else:
+        elif me != sim.picker:
             return low(trumps)  # a low trump through the defenders, for the picker
+        else:
+            return top if trumps.bit_count() == 2 and top.bit_length() - 1 >= _JC else low(trumps)
     aces = fails & FAIL_ACES
     if aces:
         return _shortest_ace(sim, me, aces)
