@@ -544,40 +544,35 @@ def _leaster(sim: SimHand, me: int, legal: int) -> int:
         if last:
             return fewest_points_highest(wins)
         return low(wins)
-    if sim.needs_trick and not sim.won_tricks[me] and wins and sim.n == 3:
-        # Three-handed, version 4's rule: last to play, a trick of 3 or less, the
-        # cheapest winner (version 5's cost the expert's search there 0.17 a leaster).
-        points = 0
-        for card in sim.trick:
-            points += POINTS_AT[card.bit_length() - 1]
-        if last and points <= 3:
-            cheap = fewest_points_lowest(wins)
-            last_trick = sim.trick_no == sim.total_tricks - 1 and sim.blind_rule.value == (
-                "last-trick"
-            )
-            if POINTS_AT[cheap.bit_length() - 1] <= 3 and not last_trick:
-                return cheap
-    elif sim.needs_trick and not sim.won_tricks[me] and wins:
-        points = 0
-        for card in sim.trick:
-            points += POINTS_AT[card.bit_length() - 1]
-        cheap = 0
-        w = wins
-        while w:
-            card = w & -w
-            if points + POINTS_AT[card.bit_length() - 1] <= 10:
-                cheap |= card
-            w ^= card
-        if cheap:
-            last_trick = sim.trick_no == sim.total_tricks - 1 and sim.blind_rule.value == (
-                "last-trick"
-            )
-            if not last_trick:
-                # A trick makes this seat eligible to win the leaster: with no trick
-                # yet, take one that leaves it 10 points or less, with the highest
-                # such winner, shedding the card most likely to take a dearer trick
-                # later. Version 5; before, only last to play, a trick of 3 or less.
-                return high(cheap)
+    if sim.needs_trick and not sim.won_tricks[me] and wins:
+        last_trick = sim.trick_no == sim.total_tricks - 1 and sim.blind_rule.value == ("last-trick")
+        if not last_trick:
+            # A trick makes this seat eligible to win the leaster.
+            points = 0
+            for card in sim.trick:
+                points += POINTS_AT[card.bit_length() - 1]
+            if sim.n == 3:
+                # Three-handed, version 4's rule: last to play, a trick of 3 or less,
+                # the cheapest winner (version 5's cost the expert's search there 0.17
+                # a leaster hand).
+                if last and points <= 3:
+                    cheap = fewest_points_lowest(wins)
+                    if POINTS_AT[cheap.bit_length() - 1] <= 3:
+                        return cheap
+            else:
+                # With no trick yet, take one that leaves the seat 10 points or less,
+                # with the highest such winner, shedding the card most likely to take
+                # a dearer trick later. Version 5; before, only last to play, a trick
+                # of 3 or less.
+                cheap = 0
+                w = wins
+                while w:
+                    card = w & -w
+                    if points + POINTS_AT[card.bit_length() - 1] <= 10:
+                        cheap |= card
+                    w ^= card
+                if cheap:
+                    return high(cheap)
     following = loses & SUIT_MASK[led]
     if following:
         return high(following)  # duck with the highest loser
