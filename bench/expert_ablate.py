@@ -52,7 +52,7 @@ from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.simview import partners_of, sim_of
 from sheepshead.cards import Card
-from sheepshead.cli import _rule_changes
+from sheepshead.cli import _rules_with
 from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
@@ -156,8 +156,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     rules = PRESETS[args.preset]
-    if args.rule:
-        rules = rules.replace(**_rule_changes(args.rule))
+    rules = _rules_with(rules, args.rule)
 
     def baseline(game: Game) -> Action:
         assert game.turn is not None

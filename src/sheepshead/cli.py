@@ -297,14 +297,17 @@ def _arena_rules(args: argparse.Namespace) -> Any:
     from sheepshead.rules import PRESETS, Rules
 
     rules = PRESETS[args.rules] if args.rules is not None else Rules(players=args.players)
-    changes = _rule_changes(getattr(args, "rule", None) or [])
-    return rules.replace(**changes) if changes else rules
+    return _rules_with(rules, getattr(args, "rule", None) or [])
 
 
-def _rule_changes(items: list[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` options over the preset, the value as JSON (``cracking=true``) or
-    else as a word (``nobody_picks=doubler``), checked as a record's rules are."""
-    from sheepshead.rules import RULE_FIELDS, Rules, RulesError
+def _rules_with(rules: Any, items: list[str]) -> Any:
+    """``rules`` with ``NAME=VALUE`` options over it, the value as JSON
+    (``cracking=true``) or else as a word (``nobody_picks=doubler``), checked as a
+    record's rules are, at that head count."""
+    from sheepshead.rules import RULE_FIELDS, RulesError
+
+    if not items:
+        return rules
 
     changes: dict[str, Any] = {}
     for item in items:
@@ -317,10 +320,9 @@ def _rule_changes(items: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             changes[name] = raw
     try:
-        Rules().replace(**changes)
+        return rules.replace(**changes)
     except (RulesError, TypeError, ValueError) as error:
         raise SystemExit(f"--rule: {error}") from None
-    return changes
 
 
 def cmd_arena(args: argparse.Namespace) -> int:

@@ -245,3 +245,8 @@ def test_arena_plays_a_house_rule_over_the_preset(capsys: pytest.CaptureFixture[
         main([*args, "--rule", "craking=true"])
     with pytest.raises(SystemExit, match="cracking must be true or false"):
         main([*args, "--rule", "cracking=7"])
+    # Checked at the table's own head count: no partner is a three-handed rule.
+    assert main([*args, "--rules", "three-handed", "--rule", "partner=none"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == {"players": 3}
+    with pytest.raises(SystemExit, match=r"partner .none. is played with 3 or 4 players"):
+        main([*args, "--rule", "partner=none"])
