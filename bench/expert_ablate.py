@@ -18,7 +18,8 @@ version 1's, or changed, by ``key=value`` items:
   (default, ``playout.playout``).
 - ``no_waste=0``, ``schmear=0``, ``risky=0``: a rule of this code's follow filter off
   (``expert.Filters``; ``no_waste=0|1`` at every table, three-handed included: 0 banks
-  freely, 1 never banks). ``bank_margin=X``: at three- and four-handed tables a bank
+  freely, 1 never banks; ``risky=0|1`` likewise at every table, by default on only at
+  ``Filters.risky_tables``). ``bank_margin=X``: at three- and four-handed tables a bank
   must beat the cheaper sure card by X game points (``expert.bank_handicap``).
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
   ``point_weight=X``, ...). With no part of version 1's, the hybrid is the live
@@ -77,6 +78,8 @@ class Hybrid:
             filters = replace(filters, bank_margin=float(spec["bank_margin"]))
         if "no_waste" in spec:  # at every table, three-handed too
             filters = replace(filters, no_waste_tables=frozenset())
+        if "risky" in spec:  # at every table, three-handed too
+            filters = replace(filters, risky_tables=frozenset({3, 4, 5, 6}))
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
         self.filters = filters
         self.worlds = self.bot.worlds

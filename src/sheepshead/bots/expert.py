@@ -11,9 +11,9 @@ bot's ``absurd``; a defender's lead away from the called suit; a dearer card tha
 needed to take a trick surely won, though an ace or ten sure to take it may be
 banked; points given to a trick a known opponent surely
 takes; anything but an ace or ten on a known ally's sure trick, when the seat has one
-to give; an ace or ten that may be overtaken on a trick worth under 10, when a
-cheaper card takes it for now), so search never makes them; a forced move is played
-at once.
+to give; at five- and six-handed tables, an ace or ten that may be overtaken on a
+trick worth under 10, when a cheaper card takes it for now), so search never makes
+them; a forced move is played at once.
 
 Its amount of search is fixed: ``worlds`` per decision, fewer only where that many
 would pass ``budget`` simulated card plays (early tricks with many candidates). So
@@ -216,8 +216,15 @@ class Filters:
     bank_margin: float = BANK_MARGIN
     #: An ace or ten on a known ally's sure trick, when the seat has one to give.
     schmear: bool = True
-    #: No ace or ten that may be overtaken on a trick worth under 10.
+    #: No ace or ten that may be overtaken on a trick worth under 10, at the tables of
+    #: ``risky_tables``. Not three- or four-handed: with fewer seats to play after it, a
+    #: defender's ace on the first round of a suit, or the ace of diamonds over a low
+    #: trump, is often the card's best chance to take its points, and the search weighs
+    #: it better than the rule: the rule cost the expert 0.046, 0.039 and 0.034 game
+    #: points a hand against turn 1's expert at three-handed, four-handed and
+    #: four-handed called ace (1,000 deals each; docs/bots.md, session of 2026-12-06).
     risky: bool = True
+    risky_tables: frozenset[int] = frozenset({5, 6})
 
 
 def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> list[Card]:
@@ -275,7 +282,7 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
     trick a known opponent surely takes, the loser with the fewest points; on a known
     ally's sure trick, an ace or ten (a schmear) when the seat has one to give; on a
     trick worth under 10, no ace or ten that might not hold when a cheaper card also
-    takes it for now.
+    takes it for now (``Filters.risky_tables``).
 
     Measured in the arena (400 deals, against the unfiltered search): each rule costs
     nothing (+0.003, +0.000 and -0.004 game points a hand, each interval within
@@ -307,7 +314,7 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
         if schmears:
             return schmears  # a known ally's sure trick: an ace or a ten on it
     winners = [c for c in keep if beats(c, best, led)]
-    if filters.risky and winners and k.trick_points < 10:
+    if filters.risky and k.players in filters.risky_tables and winners and k.trick_points < 10:
         # A poor trick is not worth risking a ten or an ace that may be overtaken
         # (the picker's ten of diamonds over a trick of nothing, holding the eight).
         cheaper = min(c.points for c in winners)
