@@ -9,7 +9,15 @@ from bots.random_hands import deal, per_preset, random_position, random_rules
 from sheepshead import record
 from sheepshead.actions import Action, Play
 from sheepshead.bots import decide, make_bot
-from sheepshead.bots.expert import ExpertBot, Filters, candidates, partners_of, sim_of
+from sheepshead.bots.expert import (
+    BANK_MARGINS,
+    ExpertBot,
+    Filters,
+    bank_handicap,
+    candidates,
+    partners_of,
+    sim_of,
+)
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
@@ -150,6 +158,38 @@ def test_a_three_handed_defender_may_cash_its_ace_on_the_first_round() -> None:
     # With the rule on at this table, the ace would be kept from the search.
     ruled = Filters(risky_tables=frozenset({3}))
     assert "AH" not in {c.text for c in candidates(view, k, ruled)}
+
+
+TEN_TRUMPS_DEAL = [
+    "AC KC 9C 8C 7C AS KS 9S 8S 7S",
+    "TC KD 9D 8D 7D TS AH TH KH 9H",
+    "QC QS QH QD JC JS JH JD AD TD",
+]
+
+
+def test_a_three_handed_bank_must_be_clearly_better() -> None:
+    # Three-handed, seat 2 picked with ten trumps; last to play to a club trick worth
+    # 10, it takes it with any trump. A jack takes it as surely as the ace or ten of
+    # diamonds: banking one of those counts as a wasted point card, so the search plays
+    # it only when it finds it 0.8 game points better (docs/bots.md, 2026-12-06).
+    game = record.replay(
+        {
+            "format": "sheepshead-hand/1",
+            "rules": PRESETS["three-handed"].to_record(),
+            "dealer": 2,
+            "hands": [h.split() for h in TEN_TRUMPS_DEAL],
+            "blind": ["7H", "8H"],
+            "actions": ["0 pass", "1 pass", "2 pick", "2 bury 7H 8H", "0 play 7C", "1 play TC"],
+        }
+    )
+    assert game.turn == 2
+    view = game.view(2)
+    k = read_view(view)
+    options = candidates(view, k)
+    assert {"AD", "TD"} <= {c.text for c in options}
+    handicap = {c.text: margin for c, margin in bank_handicap(view, k, options, Filters()).items()}
+    assert handicap == {"AD": BANK_MARGINS[3], "TD": BANK_MARGINS[3]}
+    assert BANK_MARGINS[3] == 0.8
 
 
 # Legality, determinism, blindness --------------------------------------------------

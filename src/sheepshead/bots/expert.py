@@ -64,8 +64,12 @@ WORLDS = 40
 BUDGET = 6000
 MIN_WORLDS = 12
 #: Game points by which a bank (``bank_handicap``) must beat the cheaper sure card at
-#: three- and four-handed tables.
+#: three- and four-handed tables (``BANK_MARGINS`` by head count, else this).
 BANK_MARGIN = 0.3
+#: Three-handed, 0.3 left 1.1% to 1.3% of the expert's plays wasted point cards (the
+#: issue's bar is 1%); 0.8 leaves 0.6% for 0.015 [-0.031, +0.001] game points a hand
+#: against turn 1's expert (1,000 deals, docs/bots.md, session of 2026-12-06).
+BANK_MARGINS: dict[int, float] = {3: 0.8}
 
 
 class ExpertBot:
@@ -213,7 +217,8 @@ class Filters:
     #: forbidding it cost 0.10 to 0.13 game points a hand against turn 1's expert at
     #: three- and four-handed tables (docs/bots.md).
     no_waste_tables: frozenset[int] = frozenset({3, 4})
-    bank_margin: float = BANK_MARGIN
+    #: The margin at every one of those tables; None: ``BANK_MARGINS``, else ``BANK_MARGIN``.
+    bank_margin: float | None = None
     #: An ace or ten on a known ally's sure trick, when the seat has one to give.
     schmear: bool = True
     #: No ace or ten that may be overtaken on a trick worth under 10, at the tables of
@@ -271,7 +276,10 @@ def bank_handicap(
     if len(sure) < 2:
         return {}
     fewest = min(c.points for c in sure)
-    return {c: filters.bank_margin for c in sure if c.points >= 10 and c.points > fewest}
+    margin = filters.bank_margin
+    if margin is None:
+        margin = BANK_MARGINS.get(view.players, BANK_MARGIN)
+    return {c: margin for c in sure if c.points >= 10 and c.points > fewest}
 
 
 def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Card]:
