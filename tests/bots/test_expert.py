@@ -127,6 +127,20 @@ def test_a_sure_queen_is_kept_beside_a_sure_ten_of_diamonds() -> None:
     assert kept <= {"QD", "TD"}  # a trick of 21 points taken surely, not thrown away
 
 
+def three_handed(dealt: list[str], blind: list[str], moves: list[str]) -> Game:
+    """A three-handed hand dealt by seat 2 (seat 0 bids and leads first)."""
+    return record.replay(
+        {
+            "format": "sheepshead-hand/1",
+            "rules": PRESETS["three-handed"].to_record(),
+            "dealer": 2,
+            "hands": [h.split() for h in dealt],
+            "blind": blind,
+            "actions": moves,
+        }
+    )
+
+
 THREE_HANDED_DEAL = [
     "8S 7S JS KC AC JC 8D TC 9D 7H",
     "KS TD AH AD 9H JD TS 8C 7C 7D",
@@ -141,16 +155,8 @@ def test_a_three_handed_defender_may_cash_its_ace_on_the_first_round() -> None:
     # points, and the search is left to weigh it: the rule that keeps a poor trick
     # from an ace or ten that may be overtaken cost the expert 0.046 game points a
     # hand at three-handed tables (docs/bots.md).
-    game = record.replay(
-        {
-            "format": "sheepshead-hand/1",
-            "rules": PRESETS["three-handed"].to_record(),
-            "dealer": 2,
-            "hands": [h.split() for h in THREE_HANDED_DEAL],
-            "blind": ["9C", "QC"],
-            "actions": ["0 pass", "1 pass", "2 pick", "2 bury AS TH", "0 play 7H"],
-        }
-    )
+    moves = ["0 pass", "1 pass", "2 pick", "2 bury AS TH", "0 play 7H"]
+    game = three_handed(THREE_HANDED_DEAL, ["9C", "QC"], moves)
     assert game.turn == 1
     view = game.view(1)
     k = read_view(view)
@@ -172,16 +178,8 @@ def test_a_three_handed_bank_must_be_clearly_better() -> None:
     # 10, it takes it with any trump. A jack takes it as surely as the ace or ten of
     # diamonds: banking one of those counts as a wasted point card, so the search plays
     # it only when it finds it 0.8 game points better (docs/bots.md, 2026-12-06).
-    game = record.replay(
-        {
-            "format": "sheepshead-hand/1",
-            "rules": PRESETS["three-handed"].to_record(),
-            "dealer": 2,
-            "hands": [h.split() for h in TEN_TRUMPS_DEAL],
-            "blind": ["7H", "8H"],
-            "actions": ["0 pass", "1 pass", "2 pick", "2 bury 7H 8H", "0 play 7C", "1 play TC"],
-        }
-    )
+    moves = ["0 pass", "1 pass", "2 pick", "2 bury 7H 8H", "0 play 7C", "1 play TC"]
+    game = three_handed(TEN_TRUMPS_DEAL, ["7H", "8H"], moves)
     assert game.turn == 2
     view = game.view(2)
     k = read_view(view)
