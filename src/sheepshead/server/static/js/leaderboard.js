@@ -187,8 +187,6 @@ async function showDays() {
 async function nameForm() {
   const reply = await request("GET", "/daily/me");
   if (reply.kind !== "ok") return;
-  const box = $("board-name");
-  box.hidden = false;
   if (reply.body.name) $("name-input").value = reply.body.name;
   $("name-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -201,6 +199,7 @@ async function nameForm() {
       $("name-error").textContent = answer.detail;
     }
   });
+  $("board-name").hidden = false;
 }
 
 function boot() {
