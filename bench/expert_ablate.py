@@ -21,6 +21,8 @@ version 1's, or changed, by ``key=value`` items:
   freely, 1 never banks; ``risky=0|1`` likewise at every table, by default on only at
   ``Filters.risky_tables``). ``bank_margin=X``: at three- and four-handed tables a bank
   must beat the cheaper sure card by X game points (``expert.bank_handicap``).
+- ``auction=v1``: every decision but a card to play (pick, bury, call, alone, crack)
+  by version 1's expert, the card play by this code's.
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
   ``point_weight=X``, ...). With no part of version 1's, the hybrid is the live
   ``ExpertBot`` with those options, its own search.
@@ -71,7 +73,7 @@ class Hybrid:
 
     def __init__(self, spec: dict[str, str]) -> None:
         self.spec = spec
-        own = (*_PARTS, *_FILTERS, "bank_margin")
+        own = (*_PARTS, *_FILTERS, "bank_margin", "auction")
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
         if "bank_margin" in spec:
@@ -90,6 +92,8 @@ class Hybrid:
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
         legal = view.legal
+        if self.spec.get("auction") == "v1" and view.phase is not Phase.PLAYING:
+            return bots.decide("expert", view, 0, "1")
         if self.live or len(legal) == 1 or view.phase is not Phase.PLAYING:
             return self.bot.choose(view, rng)
         if self.spec.get("filter") == "v1":
