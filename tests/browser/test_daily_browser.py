@@ -236,3 +236,33 @@ def test_the_leaderboard_goes_to_yesterday_and_back(desktop: Visitor) -> None:
     expect(page.locator("#board-title")).to_have_text("Today")
     expect(today).to_have_attribute("aria-current", "true")
     assert desktop.errors == []
+
+
+def test_the_name_form_shows_only_once_saving_works(phone: Visitor) -> None:
+    """Until the page's script has taken the form, a click on Save would send it as a
+    plain GET, reload the page and lose the name: so the form is not shown while the
+    page still waits for /daily/me, and once shown, Save keeps the visitor on the page
+    with the name saved."""
+    page = phone.new_page()
+    held: list[Route] = []
+    page.route("**/api/v1/daily/me", lambda route: held.append(route))
+    page.goto("/leaderboard")
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the page never asked for /daily/me"
+    expect(page.locator("#board-title")).to_be_visible()
+    expect(page.locator("#name-input")).to_be_hidden()
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/v1/daily/me")
+    expect(page.locator("#name-input")).to_be_visible()
+    page.fill("#name-input", "Patient Badger")
+    with page.expect_response("**/api/v1/daily/me/name") as saved:
+        page.click("#name-form button[type=submit]")
+    assert saved.value.status == 200
+    expect(page.locator("#name-error")).to_have_text("")
+    assert "name=" not in page.url
+    reply = page.request.get("/api/v1/daily/me")
+    assert reply.json()["name"] == "Patient Badger"
