@@ -24,6 +24,31 @@ pytestmark = pytest.mark.browser
 
 WORDS = {"en": "Your games", "de": "Deine Spiele", "bn": "আপনার খেলা"}
 
+# The shown column names with a word (or, German, a part between soft hyphens) wider
+# than its column: a name the table broke inside a word ("Hand|s").
+BROKEN_COLUMN_NAMES = """() => {
+  const measure = document.createElement("canvas").getContext("2d");
+  const broken = [];
+  for (const th of document.querySelectorAll(".me-page thead th")) {
+    if (!th.offsetParent) continue;
+    const style = getComputedStyle(th);
+    measure.font = style.font;
+    const room = th.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    for (const word of th.textContent.split(/[\\s\u00ad]+/)) {
+      if (word && measure.measureText(word).width > room + 1) broken.push(word);
+    }
+  }
+  return broken;
+}"""
+# Whether the history's columns up to the game points show without scrolling its region
+# (the last, "See it", may need a scroll when a result is a long word: "schneidered").
+POINTS_SHOWN = """() => {
+  const table = document.querySelector("table.me-history");
+  const region = table.parentElement.getBoundingClientRect();
+  const points = table.querySelectorAll("thead th")[4];
+  return points.getBoundingClientRect().right <= region.right + 1;
+}"""
+
 
 def play_two_hands(page: Page) -> None:
     """Two hands of free play through the API, in this browser's identity."""
@@ -124,6 +149,12 @@ def test_the_stats_page_renders_on_a_phone_and_a_desktop_in_three_languages(
                 assert page.locator("table[aria-labelledby=me-roles-title] tbody tr").count() == 5
                 wide = page.evaluate("document.documentElement.scrollWidth > innerWidth")
                 assert not wide, f"{lang} {size}: the page scrolls sideways"
+                broken = page.evaluate(BROKEN_COLUMN_NAMES)
+                assert not broken, f"{lang} {size}: column names broken inside a word: {broken}"
+                # German's longer words scroll the history in its region; in the others
+                # a phone shows each hand's game points at once.
+                if lang != "de":
+                    assert page.evaluate(POINTS_SHOWN), f"{lang} {size}: game points cut"
                 audit.check(page, f"{lang} {size}")
                 page.screenshot(path=str(artifacts / f"me-{lang}-{size}.png"), full_page=True)
     finally:

@@ -290,6 +290,13 @@ def long_date(day: date | str) -> str:
     return digits(format_date(when, format="long", locale=lang), lang)
 
 
+def medium_date(day: date | str) -> str:
+    """A day as the language writes it short: "Dec 2, 2026", "02.12.2026"."""
+    lang = current()
+    when = date.fromisoformat(day) if isinstance(day, str) else day
+    return digits(format_date(when, format="medium", locale=lang), lang)
+
+
 def moment(instant: str, zone: str = "UTC", date_format: str = "long") -> str:
     """An ISO instant as the language writes a date and time, in UTC unless ``zone``
     names another, the zone's abbreviation after the time ("UTC", "CST"); the page's
@@ -359,6 +366,7 @@ def install(env: jinja2.Environment) -> None:
     env.filters["num"] = number
     env.filters["signed"] = signed
     env.filters["longdate"] = long_date
+    env.filters["mediumdate"] = medium_date
     env.filters["moment"] = moment
     env.filters["cards"] = card_list
     env.filters["cardname"] = card_name

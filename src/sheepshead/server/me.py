@@ -283,19 +283,18 @@ def _long_date(lang: str, iso: str) -> str:
         return i18n.long_date(iso)
 
 
-def _day_names(stats: dict[str, Any], lines: list[dict[str, Any]]) -> dict[str, str]:
+def _day_names(stats: dict[str, Any]) -> dict[str, str]:
     """Each day the page names, in the reader's words: worked out once per day and
     language (a year of days is some 700 dates on the page)."""
     d = stats["daily"]
     days = {p["date"] for p in d["percentiles"]} | set(d["calendar"]) | set(d["voided"])
-    days |= {line["date"] for line in lines if line["date"]}
     lang = i18n.current()
     return {day: _long_date(lang, day) for day in days}
 
 
 def _render(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
     templates: Jinja2Templates = request.app.state.templates
-    context["day_names"] = _day_names(context["stats"], context["lines"])
+    context["day_names"] = _day_names(context["stats"])
     response = templates.TemplateResponse(
         request, "me.html", {"page": "me", **context}, status_code=status
     )
