@@ -263,6 +263,10 @@ def test_the_name_form_shows_only_once_saving_works(phone: Visitor) -> None:
         page.click("#name-form button[type=submit]")
     assert saved.value.status == 200
     expect(page.locator("#name-error")).to_have_text("")
+    # Nothing on the board moves for a player who has not finished the day: it says so.
+    expect(page.locator("#name-saved")).to_have_text(
+        "Saved: the board shows you as Patient Badger."
+    )
     assert "name=" not in page.url
     reply = page.request.get("/api/v1/daily/me")
     assert reply.json()["name"] == "Patient Badger"

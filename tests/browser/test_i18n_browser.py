@@ -280,3 +280,13 @@ def test_a_refused_name_is_explained_in_the_readers_language(reader: Visitor) ->
     expect(error).to_have_text(too_short[lang])
     if lang == "bn":
         assert not set(WORD.findall(error.inner_text())) - LATIN_IN_BENGALI
+    # A name the server takes is confirmed in the reader's language, the error gone.
+    name = {"bn": "Reader Bengali", "de": "Leserin Deutsch"}[lang]
+    page.fill("#name-input", name)
+    page.click("#name-form button[type=submit]")
+    saved = {
+        "bn": f"সংরক্ষণ করা হয়েছে: তালিকায় আপনার নাম {name}।",
+        "de": f"Gespeichert: In der Rangliste stehst du als {name}.",
+    }
+    expect(page.locator("#name-saved")).to_have_text(saved[lang])
+    expect(error).to_have_text("")

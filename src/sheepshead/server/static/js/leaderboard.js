@@ -190,10 +190,13 @@ async function nameForm() {
   if (reply.body.name) $("name-input").value = reply.body.name;
   $("name-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    $("name-saved").textContent = "";
     const answer = await request("PUT", "/daily/me/name", { name: $("name-input").value });
     if (answer.kind === "ok") {
       $("name-error").textContent = "";
       $("name-input").value = answer.body.name;
+      // Before the player has finished a day the board shows no change: say it took.
+      $("name-saved").textContent = t("Saved: the board shows you as {name}.", { name: answer.body.name });
       showDay($("board-date").value);
     } else {
       $("name-error").textContent = answer.detail;
