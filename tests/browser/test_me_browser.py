@@ -32,7 +32,8 @@ BROKEN_COLUMN_NAMES = """() => {
   for (const th of document.querySelectorAll(".me-page thead th")) {
     if (!th.offsetParent) continue;
     const style = getComputedStyle(th);
-    measure.font = style.font;
+    // Not style.font: a numeric column's tabular figures leave that shorthand empty.
+    measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     const room = th.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     for (const word of th.textContent.split(/[\\s\u00ad]+/)) {
       if (word && measure.measureText(word).width > room + 1) broken.push(word);
