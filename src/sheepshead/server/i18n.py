@@ -284,17 +284,20 @@ def signed(n: int) -> str:
     return number(0)
 
 
-def long_date(day: date | str) -> str:
+def written_date(day: date | str, date_format: str = "long") -> str:
+    """A day as the language writes it, in Babel's ``date_format``: "long" (December 2,
+    2026) or "medium" (Dec 2, 2026; "02.12.2026")."""
     lang = current()
     when = date.fromisoformat(day) if isinstance(day, str) else day
-    return digits(format_date(when, format="long", locale=lang), lang)
+    return digits(format_date(when, format=date_format, locale=lang), lang)
+
+
+def long_date(day: date | str) -> str:
+    return written_date(day, "long")
 
 
 def medium_date(day: date | str) -> str:
-    """A day as the language writes it short: "Dec 2, 2026", "02.12.2026"."""
-    lang = current()
-    when = date.fromisoformat(day) if isinstance(day, str) else day
-    return digits(format_date(when, format="medium", locale=lang), lang)
+    return written_date(day, "medium")
 
 
 def moment(instant: str, zone: str = "UTC", date_format: str = "long") -> str:
@@ -307,7 +310,7 @@ def moment(instant: str, zone: str = "UTC", date_format: str = "long") -> str:
     when = datetime.fromisoformat(instant).astimezone(tz)
     # Bengali clocks read in 24 hours here: CLDR's Bengali "AM"/"PM" are Latin letters.
     time = format_time(when, "HH:mm" if lang == "bn" else "short", tzinfo=tz, locale=lang)
-    day = digits(format_date(when.date(), format=date_format, locale=lang), lang)
+    day = written_date(when.date(), date_format)
     return f"{day}, {digits(time, lang)} {when.tzname()}"
 
 
