@@ -14,7 +14,9 @@ version 1's, or changed, by ``key=value`` items:
   alike: ``Sampler(view, read=False)``), ``sampler=v2`` (this code's, the default).
 - ``sim=v1``: the worlds built and played in version 1's ``SimHand`` (no reading of
   the play in the playouts); ``sim=v2`` (default).
-- ``policy=v1``: version 1's playout policy (``frozen.v1.playout.playout``); ``v2``
+- ``policy=vK``: version K's playout policy (``frozen.vK.playout.playout``, K from 1 to
+  5), its worlds built in version K's ``SimHand`` unless ``sim`` says otherwise
+  (``policy=v1`` alone keeps this code's ``SimHand``, as it always has); ``live``
   (default, ``playout.playout``).
 - ``no_waste=0``, ``schmear=0``, ``risky=0``: a rule of this code's follow filter off
   (``expert.Filters``; ``no_waste=0|1`` at every table, three-handed included: 0 banks
@@ -33,6 +35,7 @@ With every part at v1 the hybrid is version 1's expert (an edge of exactly 0).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -115,7 +118,15 @@ class Hybrid:
         old_sim = self.spec.get("sim") == "v1"
         build = v1_expert.sim_of if old_sim else sim_of
         partners = v1_expert.partners_of if old_sim else partners_of
-        play = v1_playout.playout if self.spec.get("policy") == "v1" else v2_playout
+        policy = self.spec.get("policy", "live")
+        play = v2_playout
+        if policy == "v1":
+            play = v1_playout.playout
+        elif policy != "live":
+            frozen = importlib.import_module(f"sheepshead.bots.frozen.{policy}.playout")
+            play = frozen.playout
+            if "sim" not in self.spec:
+                build, partners = frozen.sim_of, frozen.partners_of
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
         template: Any = None

@@ -25,6 +25,10 @@ bot, except where ``bigsearch.py`` searches them: the pick or pass of a hand clo
 the standard bot's threshold (``search_pick``; by default at the tables of
 ``bigsearch.PICK_BONUS``), the bury and the call (``search_bury``, ``search_call``,
 off: not confirmed on the evaluation deals). ``docs/bots.md`` has the measurements.
+
+``endgame`` (off) values the hand's last tricks exactly in each world (``endgame.py``,
+open-handed alpha-beta) instead of playing them out with the policy: it gained nothing
+against turn 1's expert at three-, four- or five-handed tables.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from sheepshead.bots.bigsearch import (
     table_key,
 )
 from sheepshead.bots.cardplay import absurd
+from sheepshead.bots.endgame import solve
 from sheepshead.bots.knowledge import Knowledge, beats, read_view
 from sheepshead.bots.playout import partners_of, playout, sim_of
 from sheepshead.bots.rng import Rng
@@ -90,6 +95,7 @@ class ExpertBot:
         pick_margin: float = PICK_MARGIN,
         pick_bonus: float | None = None,
         pick_shift: float = 0.0,
+        endgame: int = 0,
     ) -> None:
         self.worlds = worlds
         self.point_weight = point_weight
@@ -102,6 +108,7 @@ class ExpertBot:
         self.pick_margin = pick_margin
         self.pick_bonus = pick_bonus
         self.pick_shift = pick_shift
+        self.endgame = endgame
         self.standard = RuleBot("standard")
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
@@ -159,6 +166,14 @@ class ExpertBot:
         total = 0.0
         template: SimHand | None = None
         point_weight = self.point_weight
+        # With ``endgame`` tricks or fewer left (this one included), each world's value
+        # is its exact open-handed play (``endgame.solve``), not a playout; a leaster has
+        # no two sides to solve for.
+        exact = (
+            self.endgame > 0
+            and view.rules.tricks - len(view.tricks) <= self.endgame
+            and view.picker is not None
+        )
         # Late in a hand few worlds are possible, and the sampler draws some again: a
         # world's playouts are a function of the world, so each is played once.
         seen: dict[tuple[object, ...], list[float]] = {}
@@ -187,6 +202,9 @@ class ExpertBot:
                 for card in bits:
                     sim = base.copy()
                     sim.play(card)
+                    if exact:
+                        results.append(solve(sim, me, point_weight))
+                        continue
                     playout(sim)
                     score, own = sim.outcome(me)
                     results.append(score + point_weight * own)
