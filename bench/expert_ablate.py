@@ -23,6 +23,9 @@ version 1's, or changed, by ``key=value`` items:
   freely, 1 never banks; ``risky=0|1`` likewise at every table, by default on only at
   ``Filters.risky_tables``). ``bank_margin=X``: at three- and four-handed tables a bank
   must beat the cheaper sure card by X game points (``expert.bank_handicap``).
+- ``playread=EPS``: reading the play with the policy: each card another seat played
+  that the policy would not have played there, in a world (asked with that seat's
+  knowledge at that moment), multiplies the world's weight by EPS (``_replay``).
 - ``auction=v1``: every decision but a card to play (pick, bury, call, alone, crack)
   by version 1's expert, the card play by this code's.
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
@@ -43,7 +46,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from sheepshead import bots
+from sheepshead import bots, kernel
 from sheepshead.actions import Action, Play
 from sheepshead.bots import expert as live
 from sheepshead.bots import seed_rng
@@ -53,9 +56,11 @@ from sheepshead.bots.frozen.v1 import knowledge as v1_knowledge
 from sheepshead.bots.frozen.v1 import playout as v1_playout
 from sheepshead.bots.frozen.v1 import sampler as v1_sampler
 from sheepshead.bots.knowledge import read_view
+from sheepshead.bots.playout import choose as policy_choose
 from sheepshead.bots.playout import playout as v2_playout
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import Sampler
+from sheepshead.bots.sampler import Sampler, plays_of
+from sheepshead.bots.sim import SimHand
 from sheepshead.bots.simview import partners_of, sim_of
 from sheepshead.cards import Card
 from sheepshead.cli import _rules_with
@@ -65,7 +70,7 @@ from sheepshead.kernel import bit, mask_of
 from sheepshead.rules import PRESETS
 from sheepshead.view import SeatView
 
-_PARTS = ("filter", "sampler", "sim", "policy")
+_PARTS = ("filter", "sampler", "sim", "policy", "playread")
 _FILTERS = ("no_waste", "schmear", "risky")
 
 
@@ -76,7 +81,7 @@ class Hybrid:
 
     def __init__(self, spec: dict[str, str]) -> None:
         self.spec = spec
-        own = (*_PARTS, *_FILTERS, "bank_margin", "auction")
+        own = (*_PARTS, *_FILTERS, "bank_margin", "auction", "playread")
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
         if "bank_margin" in spec:
@@ -119,7 +124,7 @@ class Hybrid:
         build = v1_expert.sim_of if old_sim else sim_of
         partners = v1_expert.partners_of if old_sim else partners_of
         policy = self.spec.get("policy", "live")
-        play = v2_playout
+        play: Any = v2_playout
         if policy == "v1":
             play = v1_playout.playout
         elif policy != "live":
@@ -131,9 +136,15 @@ class Hybrid:
         value = [0.0] * len(options)
         template: Any = None
         pw = self.point_weight
+        playread = float(self.spec.get("playread", "0"))
         for _ in range(worlds):
             world = sampler.sample(rng)
-            if template is None or sampler.facedown:
+            weight = world.weight
+            base: Any
+            if playread:
+                base, likelihood = _replay(view, world, playread)
+                weight *= likelihood
+            elif template is None or sampler.facedown:
                 base = template = build(view, world)
             else:
                 base = template.rewire(
@@ -143,7 +154,6 @@ class Hybrid:
                     mask_of(world.bury),
                     sum(c.points for c in world.blind or ()),
                 )
-            weight = world.weight
             for i, card in enumerate(bits):
                 sim = base.copy()
                 sim.play(card)
@@ -151,6 +161,45 @@ class Hybrid:
                 value[i] += weight * (sim.scores()[me] + pw * sim.own_points(me))
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
+
+
+def _replay(view: SeatView, world: Any, eps: float) -> tuple[SimHand, float]:
+    """The world's hand at the view's point of play (``sim_of``), and how likely the
+    other seats' cards were in it: each card the policy would not have played there
+    (asked with that seat's knowledge at that moment) multiplies the weight by ``eps``."""
+    n = view.players
+    plays = plays_of(view)
+    dealt = [list(world.hands[s]) for s in range(n)]
+    order: list[tuple[int, Card]] = []
+    for seat, card, _ in plays:
+        if card is None:
+            card = world.unknown
+        dealt[seat].append(card)
+        order.append((seat, card))
+    picker = view.picker
+    sim = SimHand.start(
+        view.rules,
+        dealt,
+        (view.dealer + 1) % n,
+        picker=picker,
+        partners=partners_of(view, world),
+        called=view.called,
+        unknown=world.unknown,
+        bury=world.bury,
+        blind=world.blind or (),
+        multiplier=kernel.hand_multiplier(view.multiplier, len(view.cracks)),
+        forced=picker == view.dealer,
+        named_trick=view.named_trick,
+    )
+    likelihood = 1.0
+    for seat, card in order:
+        b = bit(card)
+        if seat != view.seat:
+            legal = sim.legal()
+            if legal & (legal - 1) and policy_choose(sim) != b:
+                likelihood *= eps
+        sim.play(b)
+    return sim, likelihood
 
 
 def _number(text: str) -> Any:
