@@ -46,7 +46,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from sheepshead import bots, kernel
+from sheepshead import bots
 from sheepshead.actions import Action, Play
 from sheepshead.bots import expert as live
 from sheepshead.bots import seed_rng
@@ -59,9 +59,9 @@ from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.playout import choose as policy_choose
 from sheepshead.bots.playout import playout as v2_playout
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import Sampler, plays_of
+from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import SimHand
-from sheepshead.bots.simview import partners_of, sim_of
+from sheepshead.bots.simview import dealt_of, partners_of, sim_of
 from sheepshead.cards import Card
 from sheepshead.cli import _rules_with
 from sheepshead.game import Game
@@ -167,30 +167,7 @@ def _replay(view: SeatView, world: Any, eps: float) -> tuple[SimHand, float]:
     """The world's hand at the view's point of play (``sim_of``), and how likely the
     other seats' cards were in it: each card the policy would not have played there
     (asked with that seat's knowledge at that moment) multiplies the weight by ``eps``."""
-    n = view.players
-    plays = plays_of(view)
-    dealt = [list(world.hands[s]) for s in range(n)]
-    order: list[tuple[int, Card]] = []
-    for seat, card, _ in plays:
-        if card is None:
-            card = world.unknown
-        dealt[seat].append(card)
-        order.append((seat, card))
-    picker = view.picker
-    sim = SimHand.start(
-        view.rules,
-        dealt,
-        (view.dealer + 1) % n,
-        picker=picker,
-        partners=partners_of(view, world),
-        called=view.called,
-        unknown=world.unknown,
-        bury=world.bury,
-        blind=world.blind or (),
-        multiplier=kernel.hand_multiplier(view.multiplier, len(view.cracks)),
-        forced=picker == view.dealer,
-        named_trick=view.named_trick,
-    )
+    sim, order = dealt_of(view, world)
     likelihood = 1.0
     for seat, card in order:
         b = bit(card)

@@ -14,7 +14,7 @@ from sheepshead.cards import Card
 from sheepshead.kernel import bit
 from sheepshead.view import SeatView
 
-__all__ = ["partners_of", "sim_of", "table_of"]
+__all__ = ["dealt_of", "partners_of", "sim_of", "table_of"]
 
 
 # The seat's own table -------------------------------------------------------------
@@ -50,16 +50,25 @@ def partners_of(view: SeatView, world: World) -> frozenset[int]:
 
 def sim_of(view: SeatView, world: World) -> SimHand:
     """The world's hand as a ``SimHand``, at the view's point of play."""
+    sim, order = dealt_of(view, world)
+    for _, card in order:
+        sim.play(bit(card))
+    return sim
+
+
+def dealt_of(view: SeatView, world: World) -> tuple[SimHand, list[tuple[int, Card]]]:
+    """The world's hand as a ``SimHand`` at its first lead, and the cards played since
+    (seat, card; the face-down unknown as the world's), in order."""
     n = view.players
     plays = plays_of(view)
     dealt = [list(world.hands[s]) for s in range(n)]
-    order: list[Card] = []
+    order: list[tuple[int, Card]] = []
     for seat, card, _ in plays:
         if card is None:
             assert world.unknown is not None
             card = world.unknown
         dealt[seat].append(card)
-        order.append(card)
+        order.append((seat, card))
     picker = view.picker
     sim = SimHand.start(
         view.rules,
@@ -75,6 +84,4 @@ def sim_of(view: SeatView, world: World) -> SimHand:
         forced=picker == view.dealer,
         named_trick=view.named_trick,
     )
-    for card in order:
-        sim.play(bit(card))
-    return sim
+    return sim, order
