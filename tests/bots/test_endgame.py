@@ -10,6 +10,9 @@ import random
 from bots.random_hands import deal, per_preset, random_rules, to_play
 from sheepshead.actions import Play
 from sheepshead.bots.endgame import solve
+from sheepshead.bots.expert import ExpertBot, candidates
+from sheepshead.bots.knowledge import read_view
+from sheepshead.bots.rng import Rng
 from sheepshead.bots.sim import SimHand
 from sheepshead.game import Game
 
@@ -45,3 +48,26 @@ def test_solve_is_the_minimax_value_of_the_last_tricks(preset: str, rnd: random.
     side = frozenset({game.picker, *game.partners})
     expected = _minimax(game, me, side)
     assert abs(solve(SimHand.from_game(game), me, WEIGHT) - expected) < 1e-9
+
+
+@per_preset(4)
+def test_the_expert_with_exact_last_tricks_plays_a_legal_candidate(
+    preset: str, rnd: random.Random
+) -> None:
+    # ``ExpertBot(endgame=3)`` (off by default, a bench variant) values its cards by
+    # ``solve`` in the last three tricks: a legal card of the convention filter, the
+    # same for the same view and generator.
+    rules = random_rules(preset, rnd)
+    game = to_play(deal(rules, rnd), rnd)
+    if game.is_done:
+        return
+    stop = (rules.tricks - 3) * rules.players + rnd.randrange(rules.players)
+    while len(game.tricks) * rules.players + len(game.trick_cards) < stop:
+        game = game.apply(Play(rnd.choice(game.legal_cards())))
+    assert game.turn is not None
+    view = game.view(game.turn)
+    bot = ExpertBot(worlds=6, endgame=3)
+    seed = rnd.randrange(1 << 30)
+    action = bot.choose(view, Rng.from_int(seed))
+    assert action in [Play(c) for c in candidates(view, read_view(view))] or len(view.legal) == 1
+    assert bot.choose(view, Rng.from_int(seed)) == action
