@@ -81,7 +81,7 @@ class Hybrid:
 
     def __init__(self, spec: dict[str, str]) -> None:
         self.spec = spec
-        own = (*_PARTS, *_FILTERS, "bank_margin", "auction", "playread")
+        own = (*_PARTS, *_FILTERS, "bank_margin", "auction")
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
         if "bank_margin" in spec:
