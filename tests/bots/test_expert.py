@@ -21,7 +21,7 @@ from sheepshead.bots.expert import (
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
-from sheepshead.bots.sim import SimHand
+from sheepshead.bots.sim import FIELDS
 from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
@@ -256,7 +256,7 @@ def test_rewiring_a_world_equals_replaying_it(preset: str, rnd: random.Random) -
             sum(c.points for c in world.blind or ()),
         )
         replayed = sim_of(view, world)
-        for name in SimHand.__slots__:
+        for name in FIELDS:
             assert getattr(rewired, name) == getattr(replayed, name), name
 
 

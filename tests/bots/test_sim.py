@@ -13,7 +13,7 @@ from bots.random_hands import to_play as to_play
 from sheepshead.actions import Play
 from sheepshead.bots import decide
 from sheepshead.bots.playout import choose, playout, table_of
-from sheepshead.bots.sim import SimHand
+from sheepshead.bots.sim import FIELDS, SimHand
 from sheepshead.cards import Card, parse_cards
 from sheepshead.game import Game
 from sheepshead.hand import Phase
@@ -85,7 +85,7 @@ def test_playout_is_choose_and_play_card_by_card(preset: str, rnd: random.Random
         slow.play(choose(slow))
     if not slow.done:
         slow.finish()
-    for name in SimHand.__slots__:
+    for name in FIELDS:
         assert getattr(fast, name) == getattr(slow, name), name
     assert fast.scores() == slow.scores()
     assert fast.own_points(0) == slow.own_points(0)

@@ -322,11 +322,15 @@ class Sampler:
         allowed = dict.fromkeys(self.unseen, all_holders)
         self._voids(allowed, plays)
         self._called_card(allowed, plays)
-        self.hold_suit: Suit | None = None
-        cases = self._picker_facts(allowed, plays) if picker is not None and not me_picker else []
+        cases: list[dict[Card, int]] = []
+        hold: Suit | None = None
+        if picker is not None and not me_picker:
+            cases, hold = self._picker_facts(allowed, plays)
+        #: The suit the picker must still hold a card of (an ace call before the suit
+        #: is led), whose hold card ``sample`` places first; None without one.
+        self.hold_suit: Suit | None = hold
         if not cases:
             cases = [allowed]
-        hold = self.hold_suit
         keep = frozenset(c for c in self.unseen if hold is not None and c.fail_suit is hold)
         problems = [_Problem(cap, case, keep) for case in cases]
         self.problems = [p for p in problems if p.feasible]
@@ -450,9 +454,10 @@ class Sampler:
 
     def _picker_facts(
         self, allowed: dict[Card, int], plays: list[tuple[int, Card | None, int]]
-    ) -> list[dict[Card, int]]:
+    ) -> tuple[list[dict[Card, int]], Suit | None]:
         """What the call says of the picker's cards; an unknown call can leave several
-        cases, one dict of allowed holders each."""
+        cases, one dict of allowed holders each; and the suit the picker must still
+        hold a card of (an ace call before its suit is led), or None."""
         view = self.view
         called = view.called
         picker = view.picker
@@ -460,11 +465,11 @@ class Sampler:
         pick = self._seat_bit(picker)
         bury = 0 if self.bury_holder < 0 else 1 << self.bury_holder
         if called is None:
-            return []
+            return [], None
         if called.is_trump:
             if called.text == "JH" and _JD in allowed:
                 allowed[_JD] &= pick | bury  # the picker calls JH only holding JD
-            return []
+            return [], None
         suit = called.suit
         led_at = self._called_led_at(plays)
         if called.rank is Rank.TEN:
@@ -472,16 +477,16 @@ class Sampler:
                 ace = ace_of(s)
                 if ace in allowed:
                     allowed[ace] &= pick if s is suit else pick | bury
-            return []
+            return [], None
         if not view.unknown_call:
             current = len(view.tricks)
             picker_played_now = any(
                 seat == picker and number == current for seat, _, number in plays
             )
             if led_at is None or (led_at == current and not picker_played_now):
-                self.hold_suit = suit
-            return []
-        return self._unknown_call_cases(allowed, plays, suit, pick, bury)
+                return [], suit
+            return [], None
+        return self._unknown_call_cases(allowed, plays, suit, pick, bury), None
 
     def _unknown_call_cases(
         self,

@@ -60,6 +60,52 @@ def _known(n: int, picker: int, side: int, second: int) -> tuple[list[list[int]]
 _KNOWN: dict[tuple[int, int, int, int], tuple[list[list[int]], list[list[int]]]] = {}
 
 
+#: Every attribute of a ``SimHand``: its ``__slots__``, and what a test compares field by
+#: field (a class compiled by mypyc, ``sheepshead.native``, has no ``__slots__`` to read).
+FIELDS: tuple[str, ...] = (
+    "best",
+    "best_seat",
+    "blind_points",
+    "blind_rule",
+    "bump",
+    "bury",
+    "bury_points",
+    "called",
+    "called_by",
+    "called_led",
+    "cs",
+    "hands",
+    "leader",
+    "leaster",
+    "led",
+    "multiplier",
+    "n",
+    "named_trick",
+    "named_winner",
+    "needs_trick",
+    "partners",
+    "picker",
+    "played",
+    "rel",
+    "rel_full",
+    "revealed",
+    "second",
+    "shown",
+    "side",
+    "suits_led",
+    "ten_call",
+    "total_tricks",
+    "trick",
+    "trick_no",
+    "trick_points",
+    "turn",
+    "unk",
+    "voids",
+    "won_points",
+    "won_tricks",
+)
+
+
 class SimHand:
     """The play of one hand from a known deal: mutable, cheap to copy.
 
@@ -70,48 +116,7 @@ class SimHand:
     side), which the playout policy (``playout.py``) reads.
     """
 
-    __slots__ = (
-        "best",
-        "best_seat",
-        "blind_points",
-        "blind_rule",
-        "bump",
-        "bury",
-        "bury_points",
-        "called",
-        "called_by",
-        "called_led",
-        "cs",
-        "hands",
-        "leader",
-        "leaster",
-        "led",
-        "multiplier",
-        "n",
-        "named_trick",
-        "named_winner",
-        "needs_trick",
-        "partners",
-        "picker",
-        "played",
-        "rel",
-        "rel_full",
-        "revealed",
-        "second",
-        "shown",
-        "side",
-        "suits_led",
-        "ten_call",
-        "total_tricks",
-        "trick",
-        "trick_no",
-        "trick_points",
-        "turn",
-        "unk",
-        "voids",
-        "won_points",
-        "won_tricks",
-    )
+    __slots__ = FIELDS
 
     n: int
     hands: list[int]
@@ -189,7 +194,7 @@ class SimHand:
     ) -> SimHand:
         """The hand at its first lead. ``multiplier`` includes the cracks; ``forced``
         says the dealer was made to pick (for the bump option)."""
-        self = object.__new__(cls)
+        self = cls()
         n = rules.players
         self.n = n
         self.hands = [mask_of(h) for h in hands]
@@ -294,7 +299,7 @@ class SimHand:
         return new
 
     def copy(self) -> SimHand:
-        new = object.__new__(SimHand)
+        new = SimHand()
         new.best = self.best
         new.best_seat = self.best_seat
         new.blind_points = self.blind_points
