@@ -36,10 +36,11 @@ SERVE_ARGS  ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || command -v sudo)
 APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300
 
-.PHONY: help setup browser run lint test clean distclean
+.PHONY: help setup native browser run lint test clean distclean
 
 help:
 	@echo "make setup    create .venv and install the project with its dev tools (idempotent)"
+	@echo "make native   compile the search's hot modules with mypyc where their sources changed"
 	@echo "make browser  install Debian's chromium + fonts if missing (apt-get), axe-core (npm ci)"
 	@echo "make run      install what serving needs, then serve the game at http://127.0.0.1:8000/"
 	@echo "make lint     ruff check, ruff format --check, mypy (strict), lint-imports"
@@ -48,7 +49,16 @@ help:
 
 # --- setup -----------------------------------------------------------------
 
+# The search's hot modules compiled with mypyc (src/sheepshead/native.py): the tool
+# builds only when a source changed since the last build, in seconds otherwise. A
+# failed build is not fatal: the sources run as they are (the same play, slower), the
+# server says so at start, and the suite's tests/bots/test_native.py fails.
+NATIVE = $(BIN)/python tools/build_native.py || echo "native: the build failed; the bots run as plain Python"
+
 setup: $(STAMP)
+	@$(NATIVE)
+
+native: setup
 
 # Created only when missing. Order-only below, so an existing venv is never rebuilt.
 $(BIN)/python:
@@ -66,7 +76,7 @@ $(SERVE_STAMP): pyproject.toml | $(BIN)/python
 		echo "run: the full install already has what serving needs"; \
 	else \
 		$(BIN)/python -m pip install --quiet --upgrade pip; \
-		$(BIN)/python -m pip install --progress-bar off -e '.[serve]'; \
+		$(BIN)/python -m pip install --progress-bar off -e '.[serve,native]'; \
 	fi
 	touch $@
 
@@ -90,6 +100,7 @@ browser:
 # --- run -------------------------------------------------------------------
 
 run: $(SERVE_STAMP)
+	@$(NATIVE)
 	$(BIN)/sheepshead serve $(SERVE_ARGS)
 
 # --- lint ------------------------------------------------------------------
@@ -115,7 +126,7 @@ test: setup browser lint
 # --- clean -----------------------------------------------------------------
 
 clean:
-	rm -rf build dist test-artifacts src/*.egg-info \
+	rm -rf build dist test-artifacts src/*.egg-info src/sheepshead/_native \
 		.mypy_cache .ruff_cache .pytest_cache .hypothesis .import_linter_cache
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
 

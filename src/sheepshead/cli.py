@@ -130,6 +130,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
                 host = f"[{host}]" if ":" in host else host
                 write_line(f"Sheepshead is ready: open http://{host}:{port}/")
+                write_line(f"The computer players' search: {_search_build()}")
 
     config = uvicorn.Config(
         app, host=args.host, port=args.port, log_level=args.log_level, proxy_headers=True
@@ -139,6 +140,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _search_build() -> str:
+    """Whether the search's hot modules run compiled (``sheepshead.native``), and if not why."""
+    from sheepshead import native
+
+    if native.STATUS == "native":
+        return "compiled (mypyc)"
+    return f"plain Python, about half the speed ({native.STATUS})"
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -64,8 +64,9 @@ def test_make_test_runs_lint_types_import_contracts_and_pytest() -> None:
 
 @needs_make
 def test_make_run_installs_only_what_serving_needs(tmp_path: Path) -> None:
-    """On a fresh clone (no .venv), `make run` installs the `serve` extra, with its own
-    stamp; `make test` installs the `dev` extra with the development tools."""
+    """On a fresh clone (no .venv), `make run` installs the `serve` extra and the
+    `native` one (what compiles the search), with its own stamp; `make test` installs the
+    `dev` extra with the development tools. Both build the compiled search before use."""
     for name in ("Makefile", "pyproject.toml"):
         shutil.copy(ROOT / name, tmp_path / name)
 
@@ -84,15 +85,22 @@ def test_make_run_installs_only_what_serving_needs(tmp_path: Path) -> None:
         return done.stdout
 
     run = dry("run")
-    assert "-e '.[serve]'" in run, run
+    assert "-e '.[serve,native]'" in run, run
     assert ".[dev]" not in run, run
     assert "touch .venv/.installed-serve" in run
-    assert "sheepshead serve" in run
+    assert run.index("tools/build_native.py") < run.index("sheepshead serve"), run
     test = dry("test")
     assert "-e '.[dev]'" in test, test
     assert ".installed-serve" not in test, test
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert "serve" in extras["optional-dependencies"]
+    assert test.index("tools/build_native.py") < test.index("pytest"), test
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    assert "serve" in extras
+    # The build's tools are in what `make run` and `make test` install.
+    for extra in ("native", "dev"):
+        assert any(d.startswith("mypy==") for d in extras[extra]), extra
+        assert any(d.startswith("setuptools==") for d in extras[extra]), extra
 
 
 @needs_make
