@@ -18,7 +18,7 @@ _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
 #: ``below``'s rejection limits for the small bounds, worked out once.
 _SMALL = 64
-_LIMITS = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, _SMALL)))
+_LIMITS = (0, *[_TWO64 - (_TWO64 % n) for n in range(1, _SMALL)])
 
 
 class Rng:
@@ -46,7 +46,7 @@ class Rng:
         return cls.from_bytes(seed.to_bytes(16, "little", signed=True))
 
     def state_bytes(self) -> bytes:
-        return b"".join(w.to_bytes(8, "little") for w in self._s)
+        return b"".join([w.to_bytes(8, "little") for w in self._s])
 
     def next_u64(self) -> int:
         s = self._s
