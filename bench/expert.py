@@ -39,7 +39,7 @@ from typing import Any
 
 from sheepshead.bots import seed_rng
 from sheepshead.bots.bigsearch import PICK_MARGIN, PICK_WORLDS
-from sheepshead.bots.expert import BUDGET, WORLDS, ExpertBot
+from sheepshead.bots.expert import BUDGET, ExpertBot
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.game import Game
@@ -175,7 +175,7 @@ def compare(
     for spec in ["default", *variants]:
         options = dict(item.partition("=")[::2] for item in spec.split(",") if "=" in item)
         bot = ExpertBot(
-            worlds=int(options.get("worlds", WORLDS)),
+            worlds=int(options["worlds"]) if "worlds" in options else None,
             budget=int(options.get("budget", BUDGET)),
             search_bury=options.get("search_bury") == "1",
             search_call=options.get("search_call") == "1",
@@ -211,7 +211,9 @@ def main() -> None:
     parser.add_argument("--latency", type=int, default=300, help="hands for the latency part")
     parser.add_argument("--illegal", type=int, default=20000, help="random positions")
     parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
-    parser.add_argument("--worlds", type=int, default=WORLDS)
+    parser.add_argument(
+        "--worlds", type=int, default=None, help="default: the table's (expert.WORLDS_BY_PLAYERS)"
+    )
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--compare", type=int, default=0, help="deals for variant comparisons")
     parser.add_argument("--variant", action="append", default=[], help="e.g. worlds=80")
@@ -229,7 +231,8 @@ def main() -> None:
         search_pick=args.search_pick or None,
     )
     print(
-        f"expert: {args.worlds} worlds, budget {args.budget} simulated plays per decision"
+        f"expert: {args.worlds or 'the table' + chr(39) + 's'} worlds,"
+        f" budget {args.budget} simulated plays per decision"
         f"{', searched bury' if args.search_bury else ''}"
         f"{', searched call' if args.search_call else ''}"
         f"{', searched pick' if args.search_pick else ''}"

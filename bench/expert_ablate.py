@@ -92,7 +92,6 @@ class Hybrid:
             filters = replace(filters, risky_tables=frozenset({3, 4, 5, 6}))
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
         self.filters = filters
-        self.worlds = self.bot.worlds
         self.budget = self.bot.budget
         self.point_weight = self.bot.point_weight
         #: Only the live code's options: its own search, exactly.
@@ -116,7 +115,8 @@ class Hybrid:
         me = view.seat
         played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
         plays_left = view.players * view.rules.tricks - played
-        worlds = min(self.worlds, max(live.MIN_WORLDS, self.budget // (len(options) * plays_left)))
+        most = self.bot.worlds_at(view.players)
+        worlds = min(most, max(live.MIN_WORLDS, self.budget // (len(options) * plays_left)))
         kind = self.spec.get("sampler", "v2")
         read = kind != "noread"
         sampler: Any = v1_sampler.Sampler(view) if kind == "v1" else Sampler(view, read=read)

@@ -76,6 +76,14 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "5173fcbc0d40f36d",
         "expert": "0f736567a42de2ad",
     },
+    # The five-handed expert samples up to 160 worlds per card decision, not 40, within
+    # the same budget of simulated plays (expert.WORLDS_BY_PLAYERS); the other levels
+    # and tables play as version 6.
+    "7": {
+        "beginner": "a2bdd46996807645",
+        "standard": "5173fcbc0d40f36d",
+        "expert": "8c0af7d3e6e47fd7",
+    },
 }
 
 #: The same for four hands in which every seat passes (a leaster), which the twelve
@@ -91,6 +99,11 @@ PINNED_LEASTER: dict[str, dict[str, str]] = {
         "beginner": "be27dcce6669727e",
         "standard": "326447fe299517ce",
         "expert": "bdc97a42cb82b959",
+    },
+    "7": {
+        "beginner": "be27dcce6669727e",
+        "standard": "326447fe299517ce",
+        "expert": "51d9571c86e88c2f",
     },
 }
 

@@ -1,0 +1,80 @@
+# Frozen copy of sheepshead.bots/strength.py at version 6: never edit.
+"""How strong a hand is for picking: the score the rule-based levels pick by, and
+the sampler reads the auction by (a seat that passed is unlikely to hold a hand
+that scores high)."""
+
+from __future__ import annotations
+
+from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, ace_of, ten_of
+from sheepshead.kernel import SUIT_KEY, SUIT_MASK, TRUMPS
+
+__all__ = ["PICK_THRESHOLDS", "card_strength", "hand_strength"]
+
+#: The standard level's pick thresholds (``hand_strength``) per table, one per position
+#: from the dealer's left, the dealer last. Tuned by self-play in the arena on the deal
+#: set "tune" (docs/bots.md). "Never pick thin in the number-two position": the second
+#: seat needs most. 4-handed, 6-handed and the jack of diamonds: the dealer (who picks
+#: or plays a leaster) and, 4-handed, every seat lowered to cut leasters, each within
+#: 0.05 of the old thresholds in the arena (bench/tune_tables.py, docs/bots.md); with
+#: version 5's stronger pickers, every seat again: 4-handed by 0.2, the jack of
+#: diamonds by 0.1, each bringing its leasters under 15% (6-handed by 0.3 did too, for
+#: 0.048 a deal among standard players but 0.14 among experts: not taken).
+PICK_THRESHOLDS: tuple[tuple[str, tuple[float, ...]], ...] = (
+    ("3/none", (11.1, 11.5, 10.6)),
+    ("4/none", (8.2, 8.6, 7.8, 6.4)),
+    ("4/called-ace", (4.6, 5.0, 4.2, 3.6)),
+    ("5/called-ace", (7.4, 7.8, 7.0, 6.6, 6.3)),
+    ("5/jack-of-diamonds", (7.9, 8.3, 7.5, 7.1, 5.8)),
+    ("6/jack-of-diamonds", (7.5, 7.9, 7.2, 7.0, 6.8, 5.8)),
+)
+
+
+_TRUMP_VALUE = {
+    "QC": 3.0,
+    "QS": 2.7,
+    "QH": 2.5,
+    "QD": 2.3,
+    "JC": 2.0,
+    "JS": 1.9,
+    "JH": 1.8,
+    "JD": 1.7,
+    "AD": 1.5,
+    "TD": 1.4,
+    "KD": 1.3,
+    "9D": 1.2,
+    "8D": 1.2,
+    "7D": 1.2,
+}
+
+
+def card_strength(card: Card) -> float:
+    if card.is_trump:
+        return _TRUMP_VALUE[card.text]
+    if card.rank is Rank.ACE:
+        return 1.0
+    return 0.0
+
+
+def hand_strength(cards: tuple[Card, ...] | list[Card]) -> float:
+    """A picking score: trump quality, fail aces, voids; a bare ten is a liability."""
+    # Over bits, for the sampler's many calls; the same sums in the same order as
+    # card by card, so the same float.
+    strength = _STRENGTH
+    score = sum(strength[c] for c in cards)
+    mask = 0
+    for c in cards:
+        mask |= c.bit
+    trumps = (mask & TRUMPS).bit_count()
+    for held, ten, ace in _SUITS:
+        if not mask & held:
+            score += 0.4 if trumps >= 2 else 0.0
+        elif mask & ten and not mask & ace:
+            score -= 0.3
+    return score
+
+
+_STRENGTH: dict[Card, float] = {c: card_strength(c) for c in DECK}
+#: Per fail suit, in ``FAIL_SUITS`` order: its cards, its ten and its ace, as masks.
+_SUITS: tuple[tuple[int, int, int], ...] = tuple(
+    (SUIT_MASK[SUIT_KEY[s]], ten_of(s).bit, ace_of(s).bit) for s in FAIL_SUITS
+)
