@@ -73,11 +73,11 @@ __all__ = [
 #: Worlds sampled per card decision (``WORLDS_BY_PLAYERS`` where a table has its own).
 WORLDS = 40
 #: Worlds per card decision by head count. Five-handed, 160 (version 7): ``BUDGET``
-#: unchanged, so the dearest decision, early in the hand, costs no more, and the middle
-#: and end of the hand get up to four times the worlds. Against version 6 among turn 1's
-#: experts: +0.036 [+0.009, +0.065] game points a hand on the evaluation deals (1,000),
-#: +0.024 [-0.004, +0.052] on the tuning deals (1,000); pooled +0.030 [+0.010, +0.050]
-#: (docs/bots.md, "Version 7").
+#: unchanged, so no decision simulates more card plays than before, while the middle
+#: and end of the hand, held to 40 worlds well under it, get up to four times the
+#: worlds. Against version 6 among turn 1's experts, in game points a hand: +0.036
+#: [+0.009, +0.065] on the evaluation deals (1,000), +0.024 [-0.004, +0.052] on the
+#: tuning deals (1,000), +0.030 [+0.010, +0.050] pooled (docs/bots.md, "Version 7").
 WORLDS_BY_PLAYERS: dict[int, int] = {5: 160}
 #: At most this many simulated card plays per decision (worlds x candidates x cards
 #: left); fewer worlds early in a hand with many candidates, never fewer than
