@@ -18,7 +18,6 @@ import argparse
 import os
 import shutil
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -37,7 +36,9 @@ def build(out: Path) -> dict[str, str]:
     from mypyc.build import mypycify  # the native extra: only the build needs it
     from setuptools import Distribution  # type: ignore[import-untyped]
 
-    sources = [str(native.source_path(name).relative_to(ROOT / "src")) for name in native.MODULES]
+    sources = [
+        str(Path(native.source_path(name)).relative_to(ROOT / "src")) for name in native.MODULES
+    ]
     with tempfile.TemporaryDirectory(prefix="sheepshead-native-") as temp:
         cwd = os.getcwd()
         # mypyc writes its C into ./build, and resolves the modules from the paths given.
@@ -54,10 +55,9 @@ def build(out: Path) -> dict[str, str]:
             dist.run_command("build_ext")
         finally:
             os.chdir(cwd)
-    suffix = sysconfig.get_config_var("EXT_SUFFIX")
     files: dict[str, str] = {}
     for name in (*native.MODULES, f"{GROUP}__mypyc"):
-        path = out.joinpath(*name.split(".")).with_name(name.split(".")[-1] + suffix)
+        path = out.joinpath(*name.split(".")).with_name(name.split(".")[-1] + native.SUFFIX)
         if not path.is_file():
             raise SystemExit(f"build_native: mypyc did not make {path}")
         files[name] = str(path.relative_to(out.parent))
@@ -78,23 +78,23 @@ def main() -> int:
         return 0
     print(f"native: {status}; compiling {len(native.MODULES)} modules with mypyc")
     started = time.monotonic()
-    native.NATIVE_DIR.mkdir(exist_ok=True)
+    home = Path(native.NATIVE_DIR)
+    home.mkdir(exist_ok=True)
     digests = native.source_digests()
-    out = Path(tempfile.mkdtemp(prefix="build-", dir=native.NATIVE_DIR))
+    out = Path(tempfile.mkdtemp(prefix="build-", dir=home))
     try:
         built = build(out)
     except BaseException:
         shutil.rmtree(out, ignore_errors=True)
         raise
-    suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    manifest = native.Build(suffix, digests, built)
+    manifest = native.Build(native.SUFFIX, digests, built)
     if native.source_digests() != digests:
         shutil.rmtree(out, ignore_errors=True)
         raise SystemExit("build_native: a source changed during the build; run it again")
-    staged = native.NATIVE_DIR / f".manifest-{os.getpid()}.json"
+    staged = home / f".manifest-{os.getpid()}.json"
     staged.write_text(manifest.to_json() + "\n")
     os.replace(staged, native.MANIFEST)
-    for old in native.NATIVE_DIR.glob("build-*"):
+    for old in home.glob("build-*"):
         if old != out:
             shutil.rmtree(old, ignore_errors=True)
     files, status = native.check()

@@ -7,7 +7,7 @@ time. ``tools/build_native.py`` (run by ``make setup`` and ``make run``) compile
 modules of ``MODULES`` with mypyc, unchanged: the same source, the same types, the
 same integer arithmetic, so every decision is the same (``tests/bots/test_native.py``
 holds the two to the same digest of every decision and playout). It writes them under
-``_native/`` beside this file with a manifest of each source's SHA-256.
+``_native/`` beside this file with a manifest of each source's length and CRC-32.
 
 ``install`` (called by the package's ``__init__``, before any of those modules can be
 imported) puts a finder in front of Python's own that loads the compiled modules only
@@ -17,34 +17,39 @@ broken build, all fall back to the Python sources, whole (compiled modules call 
 other directly, so a mixture could run a stale copy). ``SHEEPSHEAD_NATIVE=0`` turns it
 off. ``STATUS`` says which, for the server's start-up line and the tests.
 
-Only the files are read here, once per process, at import: nothing at play time.
+Only the files are read here, once per process, at import: nothing at play time. Every
+``sheepshead`` process pays that import, ``sheepshead check`` included (issue 14's
+start-up figure), so this module imports nothing a bare interpreter has not loaded but
+``json`` (which hand records import anyway) and ``zlib``: no ``pathlib``,
+``dataclasses``, ``importlib.abc``, ``sysconfig``, ``typing`` or ``hashlib`` (together
+over 30 ms of a 33 ms ``sheepshead check``). A source is known by its length and CRC-32:
+enough to tell an edit (nobody forges a source here to fool the loader).
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import json
 import os
 import sys
-import sysconfig
-from collections.abc import Sequence
-from dataclasses import dataclass
-from importlib.machinery import ModuleSpec
-from pathlib import Path
-from types import ModuleType
+import zlib
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
 
 __all__ = [
     "MANIFEST",
     "MODULES",
     "NATIVE_DIR",
     "STATUS",
+    "SUFFIX",
     "Build",
     "check",
     "install",
     "source_digests",
+    "source_path",
 ]
 
 #: What is compiled, in dependency order: the rules over card masks, and the search's
@@ -58,25 +63,29 @@ MODULES: tuple[str, ...] = (
     "sheepshead.bots.playout",
     "sheepshead.bots.sampler",
 )
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 #: The build's home: ``manifest.json`` and one directory of compiled files per build.
-NATIVE_DIR = PACKAGE_DIR / "_native"
-MANIFEST = NATIVE_DIR / "manifest.json"
-#: Bumped when the manifest's shape changes.
-FORMAT = 1
+NATIVE_DIR = os.path.join(PACKAGE_DIR, "_native")
+MANIFEST = os.path.join(NATIVE_DIR, "manifest.json")
+#: This interpreter's file suffix of an extension module (``.cpython-311-...so``).
+SUFFIX = EXTENSION_SUFFIXES[0]
+#: Bumped when the manifest's shape changes (2: sources by length and CRC-32).
+FORMAT = 2
 
 
-@dataclass(frozen=True)
 class Build:
     """What ``manifest.json`` says of a build."""
 
-    #: The interpreter's extension suffix (``.cpython-311-x86_64-linux-gnu.so``).
-    suffix: str
-    #: Each compiled module's name and the SHA-256 of the source it was built from.
-    sources: dict[str, str]
-    #: The module (file name, relative to the manifest) of each compiled module, and of
-    #: mypyc's shared library for the group.
-    files: dict[str, str]
+    __slots__ = ("files", "sources", "suffix")
+
+    def __init__(self, suffix: str, sources: dict[str, str], files: dict[str, str]) -> None:
+        #: The extension suffix of the interpreter it was built for.
+        self.suffix = suffix
+        #: Each compiled module's name and the digest of the source it was built from.
+        self.sources = sources
+        #: The file (relative to the manifest) of each compiled module, and of mypyc's
+        #: shared library for the group.
+        self.files = files
 
     def to_json(self) -> str:
         return json.dumps(
@@ -86,59 +95,63 @@ class Build:
         )
 
 
-def source_path(module: str, package_dir: Path = PACKAGE_DIR) -> Path:
+def source_path(module: str, package_dir: str | os.PathLike[str] = PACKAGE_DIR) -> str:
     """The ``.py`` file of one of ``MODULES`` (``sheepshead.bots.sim``: ``bots/sim.py``)."""
     parts = module.split(".")
     if parts[0] != "sheepshead" or len(parts) < 2:
         raise ValueError(f"not a module of the sheepshead package: {module}")
-    return package_dir.joinpath(*parts[1:]).with_suffix(".py")
+    return os.path.join(package_dir, *parts[1:-1], parts[-1] + ".py")
 
 
 def source_digests(
-    modules: Sequence[str] = MODULES, package_dir: Path = PACKAGE_DIR
+    modules: Sequence[str] = MODULES, package_dir: str | os.PathLike[str] = PACKAGE_DIR
 ) -> dict[str, str]:
-    """The SHA-256 of each module's source as it is now."""
-    return {
-        name: hashlib.sha256(source_path(name, package_dir).read_bytes()).hexdigest()
-        for name in modules
-    }
+    """Each module's source as it is now, by its length and CRC-32 (``"1234:89abcdef"``)."""
+    digests = {}
+    for name in modules:
+        with open(source_path(name, package_dir), "rb") as source:
+            data = source.read()
+        digests[name] = f"{len(data)}:{zlib.crc32(data):08x}"
+    return digests
 
 
 def check(
-    manifest: Path = MANIFEST,
+    manifest: str | os.PathLike[str] = MANIFEST,
     modules: Sequence[str] = MODULES,
-    package_dir: Path = PACKAGE_DIR,
-) -> tuple[dict[str, Path] | None, str]:
+    package_dir: str | os.PathLike[str] = PACKAGE_DIR,
+) -> tuple[dict[str, str] | None, str]:
     """The compiled files to load (module name: file), or None and why not."""
-    if not manifest.is_file():
-        return None, f"not built ({manifest.name} missing: run `make native`)"
+    if not os.path.isfile(manifest):
+        return None, "not built (manifest.json missing: run `make native`)"
     try:
-        raw = json.loads(manifest.read_text())
+        with open(manifest, encoding="utf-8") as text:
+            raw = json.load(text)
         build = Build(raw["suffix"], dict(raw["sources"]), dict(raw["files"]))
         if raw["format"] != FORMAT:
             return None, f"built by another version of the build tool ({raw['format']})"
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return None, f"unreadable manifest: {exc}"
-    suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    if build.suffix != suffix:
-        return None, f"built for another Python ({build.suffix}, this one is {suffix})"
+    if build.suffix != SUFFIX:
+        return None, f"built for another Python ({build.suffix}, this one is {SUFFIX})"
     if set(build.sources) != set(modules):
         return None, "built from another list of modules: run `make native`"
     now = source_digests(modules, package_dir)
     changed = sorted(name for name in modules if now[name] != build.sources[name])
     if changed:
         return None, f"stale: {', '.join(changed)} changed since the build (run `make native`)"
-    files = {name: manifest.parent / rel for name, rel in build.files.items()}
-    missing = sorted(name for name, path in files.items() if not path.is_file())
+    home = os.path.dirname(manifest)
+    files = {name: os.path.join(home, rel) for name, rel in build.files.items()}
+    missing = sorted(name for name, path in files.items() if not os.path.isfile(path))
     if missing or not set(modules) <= set(files):
         return None, f"incomplete build (missing {', '.join(missing) or 'modules'})"
     return files, "native"
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Finds the compiled modules (and mypyc's group library) by name, nothing else."""
+class _Finder:
+    """Finds the compiled modules (and mypyc's group library) by name, nothing else: a
+    meta path finder is any object with ``find_spec``."""
 
-    def __init__(self, files: dict[str, Path]) -> None:
+    def __init__(self, files: dict[str, str]) -> None:
         self.files = files
 
     def find_spec(
@@ -150,8 +163,9 @@ class _Finder(importlib.abc.MetaPathFinder):
         file = self.files.get(fullname)
         if file is None:
             return None
-        loader = importlib.machinery.ExtensionFileLoader(fullname, str(file))
-        return importlib.util.spec_from_file_location(fullname, file, loader=loader)
+        spec = ModuleSpec(fullname, ExtensionFileLoader(fullname, file), origin=file)
+        spec.has_location = True  # sets the module's __file__
+        return spec
 
 
 #: "native", or why the Python sources run instead ("off", "not built", "stale: ...").
