@@ -53,15 +53,18 @@ __all__ = [
 ]
 
 #: What is compiled, in dependency order: the rules over card masks, and the search's
-#: simulator, playout policy, sampler and generator (issue 16's profile: over 90% of
-#: an expert's decision). Each is plain typed Python that runs as it is without a build.
+#: simulator, playout policy, generator, sampler (with the hand strength it weighs
+#: worlds by) and worlds made ``SimHand``s (issue 16's profile: over 90% of an
+#: expert's decision). Each is plain typed Python that runs as it is without a build.
 MODULES: tuple[str, ...] = (
     "sheepshead.kernel",
     "sheepshead.bots.cardkeys",
     "sheepshead.bots.rng",
     "sheepshead.bots.sim",
     "sheepshead.bots.playout",
+    "sheepshead.bots.strength",
     "sheepshead.bots.sampler",
+    "sheepshead.bots.simview",
 )
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 #: The build's home: ``manifest.json`` and one directory of compiled files per build.
