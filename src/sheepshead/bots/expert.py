@@ -33,7 +33,6 @@ against turn 1's expert at three-, four- or five-handed tables.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from sheepshead.actions import Action, Play
@@ -85,9 +84,6 @@ WORLDS_BY_PLAYERS: dict[int, int] = {5: 160}
 #: ``MIN_WORLDS``.
 BUDGET = 6000
 MIN_WORLDS = 12
-#: With racing on (``ExpertBot(race=...)``), the candidates are compared every this many
-#: worlds, from ``MIN_WORLDS`` on.
-RACE_EVERY = 4
 #: Game points by which a bank (``bank_handicap``) must beat the cheaper sure card at
 #: three- and four-handed tables (``BANK_MARGINS`` by head count, else this).
 BANK_MARGIN = 0.3
@@ -116,7 +112,6 @@ class ExpertBot:
         pick_bonus: float | None = None,
         pick_shift: float = 0.0,
         endgame: int = 0,
-        race: float = 0.0,
     ) -> None:
         #: None: ``WORLDS_BY_PLAYERS`` for the table's head count, else ``WORLDS``.
         self.worlds = worlds
@@ -131,8 +126,6 @@ class ExpertBot:
         self.pick_bonus = pick_bonus
         self.pick_shift = pick_shift
         self.endgame = endgame
-        #: Racing the candidates (0: off): see ``search``.
-        self.race = race
         self.standard = RuleBot("standard")
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
@@ -190,12 +183,10 @@ class ExpertBot:
         played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
         plays_left = view.players * view.rules.tricks - played
         most = self.worlds_at(view.players)
-        budget = self.budget
-        race = self.race
+        worlds = min(most, max(MIN_WORLDS, self.budget // (len(options) * plays_left)))
         sampler = Sampler(view)
         bits = [bit(card) for card in options]
-        count = len(options)
-        value = [0.0] * count
+        value = [0.0] * len(options)
         total = 0.0
         template: SimHand | None = None
         point_weight = self.point_weight
@@ -207,24 +198,10 @@ class ExpertBot:
             and view.rules.tricks - len(view.tricks) <= self.endgame
             and view.picker is not None
         )
-        # Racing: a candidate that trails the best by ``race`` standard errors of the
-        # paired difference over the worlds so far is dropped, and the budget it would
-        # have spent buys more worlds for the rest (each world costs the candidates
-        # still in the race). Without it, every candidate is played in every world.
-        active = list(range(count))
-        results_of: list[list[float]] = []
-        weights: list[float] = []
-        spent = 0
-        done = 0
         # Late in a hand few worlds are possible, and the sampler draws some again: a
         # world's playouts are a function of the world, so each is played once.
         seen: dict[tuple[object, ...], list[float]] = {}
-        while done < most:
-            cost = len(active) * plays_left
-            if done >= MIN_WORLDS and spent + cost > budget:
-                break
-            spent += cost
-            done += 1
+        for _ in range(worlds):
             world = sampler.sample(rng)
             hands = [mask_of(h) for h in world.hands]
             unknown = 0 if world.unknown is None else bit(world.unknown)
@@ -245,68 +222,25 @@ class ExpertBot:
                         bury,
                         sum(c.points for c in blind),
                     )
-                # Only the candidates in the race are played; the rest stay 0, and a
-                # world drawn again later needs no more, as the race only narrows.
-                results = seen[key] = [0.0] * count
-                for i in active:
+                results = seen[key] = []
+                for card in bits:
                     sim = base.copy()
-                    sim.play(bits[i])
+                    sim.play(card)
                     if exact:
-                        results[i] = solve(sim, me, point_weight)
+                        results.append(solve(sim, me, point_weight))
                         continue
                     playout(sim)
                     score, own = sim.outcome(me)
-                    results[i] = score + point_weight * own
+                    results.append(score + point_weight * own)
             weight = world.weight
             total += weight
-            for i in active:
-                value[i] += weight * results[i]
-            if race > 0.0 and len(active) > 1:
-                results_of.append(results)
-                weights.append(weight)
-                if done >= MIN_WORLDS and done % RACE_EVERY == 0:
-                    active = _race(active, value, results_of, weights, race, handicap, options)
+            for i, result in enumerate(results):
+                value[i] += weight * result
         if handicap:
             for i, option in enumerate(options):
                 value[i] -= handicap.get(option, 0.0) * total
-        best = max(active, key=value.__getitem__)
+        best = max(range(len(options)), key=value.__getitem__)
         return options[best]
-
-
-def _race(
-    active: list[int],
-    value: list[float],
-    results_of: list[list[float]],
-    weights: list[float],
-    race: float,
-    handicap: dict[Card, float] | None,
-    options: list[Card],
-) -> list[int]:
-    """The candidates of ``active`` that do not trail the leader by more than ``race``
-    standard errors of the weighted paired difference over the worlds so far."""
-    total = sum(weights)
-    square = sum(w * w for w in weights)
-    if total <= 0.0 or square <= 0.0:
-        return active
-    cost = [0.0 if handicap is None else handicap.get(options[i], 0.0) for i in active]
-    means = [value[i] / total - c for i, c in zip(active, cost, strict=True)]
-    lead = max(range(len(active)), key=means.__getitem__)
-    leader = active[lead]
-    effective = total * total / square
-    keep: list[int] = []
-    for j, i in enumerate(active):
-        gap = means[lead] - means[j]
-        if i == leader or gap <= 0.0:
-            keep.append(i)
-            continue
-        spread = 0.0
-        for w, results in zip(weights, results_of, strict=True):
-            d = results[leader] - results[i] - cost[lead] + cost[j] - gap
-            spread += w * d * d
-        error = math.sqrt(spread / total / effective)
-        if gap <= race * error:
-            keep.append(i)
-    return keep
 
 
 @dataclass(frozen=True)
