@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bots.random_hands import deal, per_preset, random_position, random_rules
 from sheepshead import record
 from sheepshead.actions import Action, Play
-from sheepshead.bots import decide, make_bot
+from sheepshead.bots import decide, expert, make_bot
 from sheepshead.bots.expert import (
     BANK_MARGINS,
     ExpertBot,
@@ -20,12 +22,13 @@ from sheepshead.bots.expert import (
 )
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import Sampler
+from sheepshead.bots.sampler import Sampler, World
 from sheepshead.bots.sim import FIELDS
 from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
 from sheepshead.rules import PRESETS, Rules
+from sheepshead.view import SeatView
 
 # Dealer 4, so seat 0 leads and seat 4 plays last. Seat 2 will pick, bury 9D KC and
 # call the ace of hearts (keeping 9H); seat 4 holds that ace: the partner.
@@ -204,6 +207,49 @@ def test_the_expert_only_takes_legal_actions(preset: str, rnd: random.Random) ->
     action = bot.choose(view, Rng.from_int(rnd.randrange(1 << 30)))
     assert action in view.legal
     assert action in [Play(c) for c in candidates(view, read_view(view))]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_each_card_decision_keeps_to_its_budget_and_its_tables_worlds(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The search's size is a count of simulated card plays, never a clock: at most
+    # BUDGET a decision (worlds x candidates x cards left), never under MIN_WORLDS
+    # worlds, never over the table's own number, which the end of the hand reaches.
+    sampled: list[int] = []
+
+    class Counting:
+        def __init__(self, view: SeatView) -> None:
+            self.inner = Sampler(view)
+            self.facedown = self.inner.facedown
+            sampled.append(0)
+
+        def sample(self, rng: Rng) -> World:
+            sampled[-1] += 1
+            return self.inner.sample(rng)
+
+    monkeypatch.setattr(expert, "Sampler", Counting)
+    rules = PRESETS[preset]
+    bot = ExpertBot()
+    most = bot.worlds_at(rules.players)
+    reached = False
+    for number in range(2):
+        game = Game.deal(rules, number % rules.players, f"budget {preset} {number}".encode())
+        while not game.is_done:
+            assert game.turn is not None
+            view = game.view(game.turn)
+            before = len(sampled)
+            action = bot.choose(view, Rng.from_int(number))
+            if len(sampled) > before:
+                options = len(candidates(view, read_view(view)))
+                played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
+                left = rules.players * rules.tricks - played
+                worlds = sampled[-1]
+                assert worlds <= most
+                assert worlds * options * left <= expert.BUDGET or worlds == expert.MIN_WORLDS
+                reached = reached or worlds == most
+            game = game.apply(action)
+    assert reached
 
 
 def test_same_view_and_seed_same_card() -> None:
