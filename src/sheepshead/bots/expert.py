@@ -78,7 +78,10 @@ WORLDS = 40
 #: worlds. Against version 6 among turn 1's experts, in game points a hand: +0.036
 #: [+0.009, +0.065] on the evaluation deals (1,000), +0.024 [-0.004, +0.052] on the
 #: tuning deals (1,000), +0.030 [+0.010, +0.050] pooled (docs/bots.md, "Version 7").
-WORLDS_BY_PLAYERS: dict[int, int] = {5: 160}
+#: Three-handed, the same: +0.040 [+0.003, +0.076] and +0.013 [-0.020, +0.047], +0.026
+#: [+0.002, +0.052] pooled (2,000 deals). Four- and six-handed tables gained nothing
+#: measurable from it (docs/bots.md, "More worlds at the other tables").
+WORLDS_BY_PLAYERS: dict[int, int] = {3: 160, 5: 160}
 #: At most this many simulated card plays per decision (worlds x candidates x cards
 #: left); fewer worlds early in a hand with many candidates, never fewer than
 #: ``MIN_WORLDS``.
