@@ -24,7 +24,8 @@ difference of each variant's edge from the default's and its 95% interval:
         --variant worlds=80,budget=12000 --variant search_bury=1,search_call=1
 
 The big decisions' keys (``bigsearch.py``): ``search_pick=1|0`` (unset: the tables of
-``PICK_BONUS``), ``pick_worlds``, ``pick_margin``, ``pick_bonus``, ``pick_shift`` (with
+``PICK_BONUS``), ``search_bury=1|0`` (unset: the tables of ``BURY_TABLES``),
+``pick_worlds``, ``pick_margin``, ``pick_bonus``, ``pick_shift`` (with
 ``pick_worlds=0``: no search, the threshold moved); ``--preset`` sets the table.
 """
 
@@ -177,7 +178,7 @@ def compare(
         bot = ExpertBot(
             worlds=int(options["worlds"]) if "worlds" in options else None,
             budget=int(options.get("budget", BUDGET)),
-            search_bury=options.get("search_bury") == "1",
+            search_bury={"1": True, "0": False}.get(options.get("search_bury", "")),
             search_call=options.get("search_call") == "1",
             search_pick={"1": True, "0": False}.get(options.get("search_pick", "")),
             pick_worlds=int(options.get("pick_worlds", PICK_WORLDS)),
@@ -226,7 +227,7 @@ def main() -> None:
     expert = ExpertBot(
         worlds=args.worlds,
         budget=args.budget,
-        search_bury=args.search_bury,
+        search_bury=args.search_bury or None,
         search_call=args.search_call,
         search_pick=args.search_pick or None,
     )

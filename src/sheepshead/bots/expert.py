@@ -23,8 +23,9 @@ no clock is read.
 Picking, burying, calling, cracking and naming the leaster trick follow the standard
 bot, except where ``bigsearch.py`` searches them: the pick or pass of a hand close to
 the standard bot's threshold (``search_pick``; by default at the tables of
-``bigsearch.PICK_BONUS``), the bury and the call (``search_bury``, ``search_call``,
-off: not confirmed on the evaluation deals). ``docs/bots.md`` has the measurements.
+``bigsearch.PICK_BONUS``), the bury (``search_bury``; by default at the tables of
+``bigsearch.BURY_TABLES``, three-handed) and the call (``search_call``, off: not
+confirmed on the evaluation deals). ``docs/bots.md`` has the measurements.
 
 ``endgame`` (off) values the hand's last tricks exactly in each world (``endgame.py``,
 open-handed alpha-beta) instead of playing them out with the policy: it gained nothing
@@ -37,6 +38,9 @@ from dataclasses import dataclass
 
 from sheepshead.actions import Action, Play
 from sheepshead.bots.bigsearch import (
+    BURY_OPTIONS,
+    BURY_TABLES,
+    BURY_WORLDS,
     PICK_BONUS,
     PICK_MARGIN,
     PICK_WORLDS,
@@ -105,7 +109,7 @@ class ExpertBot:
         self,
         worlds: int | None = None,
         budget: int = BUDGET,
-        search_bury: bool = False,
+        search_bury: bool | None = None,
         search_call: bool = False,
         point_weight: float = POINT_WEIGHT,
         filters: Filters | None = None,
@@ -115,6 +119,8 @@ class ExpertBot:
         pick_bonus: float | None = None,
         pick_shift: float = 0.0,
         endgame: int = 0,
+        bury_options: int = BURY_OPTIONS,
+        bury_worlds: int = BURY_WORLDS,
     ) -> None:
         #: None: ``WORLDS_BY_PLAYERS`` for the table's head count, else ``WORLDS``.
         self.worlds = worlds
@@ -129,6 +135,8 @@ class ExpertBot:
         self.pick_bonus = pick_bonus
         self.pick_shift = pick_shift
         self.endgame = endgame
+        self.bury_options = bury_options
+        self.bury_worlds = bury_worlds
         self.standard = RuleBot("standard")
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
@@ -155,8 +163,12 @@ class ExpertBot:
                     bonus,
                     self.pick_shift,
                 )
-        if view.phase is Phase.BURYING and self.search_bury:
-            return search_bury(view, rng, self.standard)
+        if view.phase is Phase.BURYING:
+            searched = self.search_bury
+            if searched is None:
+                searched = table_key(view) in BURY_TABLES
+            if searched:
+                return search_bury(view, rng, self.standard, self.bury_options, self.bury_worlds)
         if view.phase is Phase.CALLING and self.search_call:
             return search_call(view, rng, self.standard)
         if view.phase is not Phase.PLAYING:
