@@ -24,7 +24,8 @@ difference of each variant's edge from the default's and its 95% interval:
         --variant worlds=80,budget=12000 --variant search_bury=1,search_call=1
 
 The big decisions' keys (``bigsearch.py``): ``search_pick=1|0`` (unset: the tables of
-``PICK_BONUS``), ``search_bury=1|0`` (unset: the tables of ``BURY_TABLES``),
+``PICK_BONUS``), ``search_bury=1|0`` and ``search_call=1|0`` (unset: the tables of
+``BURY_TABLES`` and ``CALL_TABLES``),
 ``pick_worlds``, ``pick_margin``, ``pick_bonus``, ``pick_shift`` (with
 ``pick_worlds=0``: no search, the threshold moved); ``--preset`` sets the table.
 """
@@ -179,7 +180,7 @@ def compare(
             worlds=int(options["worlds"]) if "worlds" in options else None,
             budget=int(options.get("budget", BUDGET)),
             search_bury={"1": True, "0": False}.get(options.get("search_bury", "")),
-            search_call=options.get("search_call") == "1",
+            search_call={"1": True, "0": False}.get(options.get("search_call", "")),
             search_pick={"1": True, "0": False}.get(options.get("search_pick", "")),
             pick_worlds=int(options.get("pick_worlds", PICK_WORLDS)),
             pick_margin=float(options.get("pick_margin", PICK_MARGIN)),
@@ -228,7 +229,7 @@ def main() -> None:
         worlds=args.worlds,
         budget=args.budget,
         search_bury=args.search_bury or None,
-        search_call=args.search_call,
+        search_call=args.search_call or None,
         search_pick=args.search_pick or None,
     )
     print(

@@ -205,22 +205,23 @@ def test_by_default_the_bury_is_searched_only_at_the_tables_measured_to_gain(
     draws: Draws,
 ) -> None:
     standard = RuleBot("standard")
-    # Three-handed, the searched bury gained over 0.1 game points a hand against turn
+    # Three-handed and four-handed called ace, the searched bury gained against turn
     # 1's expert (docs/bots.md): the expert's bury is the search's, over its worlds.
-    assert "3/none" in bigsearch.BURY_TABLES
-    searched = 0
-    for seed in range(12):
-        view = _bury_view("three-handed", seed)
-        if view is None:
-            continue
-        draws.count = 0
-        action = ExpertBot().choose(view, Rng.from_int(seed))
-        assert draws.count == bigsearch.BURY_WORLDS
-        assert action == bigsearch.search_bury(view, Rng.from_int(seed), standard)
-        searched += 1
-    assert searched >= 3
+    assert sorted(bigsearch.BURY_TABLES) == ["3/none", "4/called-ace"]
+    for preset in ("three-handed", "four-handed-called-ace"):
+        searched = 0
+        for seed in range(12):
+            view = _bury_view(preset, seed)
+            if view is None:
+                continue
+            draws.count = 0
+            action = ExpertBot().choose(view, Rng.from_int(seed))
+            assert draws.count == bigsearch.BURY_WORLDS
+            assert action == bigsearch.search_bury(view, Rng.from_int(seed), standard)
+            searched += 1
+        assert searched >= 3, preset
     # Elsewhere the standard bot's bury, with no world drawn.
-    for preset in ("standard", "four-handed", "six-handed"):
+    for preset in ("standard", "four-handed", "six-handed", "jack-of-diamonds"):
         for seed in range(6):
             view = _bury_view(preset, seed)
             if view is None:
@@ -229,3 +230,43 @@ def test_by_default_the_bury_is_searched_only_at_the_tables_measured_to_gain(
             action = ExpertBot().choose(view, Rng.from_int(seed))
             assert draws.count == 0
             assert action == standard.choose(view, Rng.from_int(seed))
+
+
+def _call_view(preset: str, seed: int) -> SeatView | None:
+    """The picker's view at its call, the rest by the standard bot; None if no call."""
+    game = deal(PRESETS[preset], random.Random(seed))
+    standard = RuleBot("standard")
+    while game.phase in (Phase.PICKING, Phase.BURYING):
+        assert game.turn is not None
+        view = game.view(game.turn)
+        game = game.apply(standard.choose(view, Rng.from_int(seed)))
+    if game.phase is not Phase.CALLING:
+        return None
+    assert game.turn is not None
+    view = game.view(game.turn)
+    return view if len(view.legal) > 1 else None
+
+
+def test_by_default_the_call_is_searched_only_at_four_handed_called_ace(draws: Draws) -> None:
+    standard = RuleBot("standard")
+    assert sorted(bigsearch.CALL_TABLES) == ["4/called-ace"]
+    searched = 0
+    for seed in range(16):
+        view = _call_view("four-handed-called-ace", seed)
+        if view is None:
+            continue
+        draws.count = 0
+        action = ExpertBot().choose(view, Rng.from_int(seed))
+        assert action == bigsearch.search_call(view, Rng.from_int(seed), standard)
+        searched += draws.count > 0
+    assert searched >= 3
+    # Five-handed (the daily game's table): the standard bot's call, no world drawn.
+    for seed in range(8):
+        view = _call_view("standard", seed)
+        if view is None:
+            continue
+        draws.count = 0
+        assert ExpertBot().choose(view, Rng.from_int(seed)) == standard.choose(
+            view, Rng.from_int(seed)
+        )
+        assert draws.count == 0

@@ -9,7 +9,7 @@ import pytest
 
 from bots.random_hands import deal, per_preset, random_position, random_rules
 from sheepshead import record
-from sheepshead.actions import Action, Play
+from sheepshead.actions import CRACK, NOCRACK, Action, Play
 from sheepshead.bots import decide, expert, make_bot
 from sheepshead.bots.expert import (
     BANK_MARGINS,
@@ -22,6 +22,7 @@ from sheepshead.bots.expert import (
 )
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
+from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler, World
 from sheepshead.bots.sim import FIELDS
 from sheepshead.game import Game
@@ -318,3 +319,24 @@ def test_searched_bury_and_call_are_legal(preset: str, rnd: random.Random) -> No
         assert action in view.legal
         assert bot.choose(view, Rng.from_int(seed)) == action
         game = game.apply(action if view.phase is not Phase.PICKING else rnd.choice(view.legal))
+
+
+def test_the_crack_threshold_can_be_moved_for_tuning() -> None:
+    """``ExpertBot(crack=X)``: the standard bot's crack threshold moved (the arena's
+    knob, docs/bots.md); by default the expert cracks as the standard bot."""
+    rules = PRESETS["standard"].replace(cracking=True)
+    standard = RuleBot("standard")
+    chances = 0
+    for seed in range(40):
+        game = deal(rules, random.Random(seed))
+        while game.phase is not Phase.PLAYING and not game.is_done:
+            assert game.turn is not None
+            view = game.view(game.turn)
+            if game.phase is Phase.CRACKING and CRACK in view.legal:
+                chances += 1
+                rng = Rng.from_int(seed)
+                assert ExpertBot(crack=-100.0).choose(view, rng) == CRACK
+                assert ExpertBot(crack=100.0).choose(view, rng) == NOCRACK
+                assert ExpertBot().choose(view, rng) == standard.choose(view, rng)
+            game = game.apply(standard.choose(view, Rng.from_int(seed)))
+    assert chances >= 10

@@ -43,6 +43,7 @@ __all__ = [
     "BURY_OPTIONS",
     "BURY_TABLES",
     "BURY_WORLDS",
+    "CALL_TABLES",
     "CALL_WORLDS",
     "PICK_BONUS",
     "PICK_MARGIN",
@@ -74,10 +75,15 @@ BURY_OPTIONS = 4
 BURY_WORLDS = 30
 #: The tables where the expert searches its bury by default (``table_key``).
 #: Three-handed: +0.113 [+0.065, +0.157] game points a hand against the standard
-#: bot's bury, among turn 1's experts (1,000 evaluation deals; +0.227 on 250 tuning
+#: bot's bury, among turn 1's experts (1,000 evaluation deals; +0.121 on 1,000 tuning
 #: deals): the richest two fail cards often leave a ten bare or a suit unguarded
-#: where the picker plays alone against two (docs/bots.md, "The searched bury").
-BURY_TABLES: frozenset[str] = frozenset({"3/none"})
+#: where the picker plays alone against two. Four-handed called ace, with the call
+#: searched too (``CALL_TABLES``): +0.036 [+0.005, +0.067] on the tuning deals, +0.030
+#: [-0.006, +0.064] on the evaluation deals, +0.033 [+0.007, +0.057] on both (docs/bots.md,
+#: "The searched bury and call at the smaller tables").
+BURY_TABLES: frozenset[str] = frozenset({"3/none", "4/called-ace"})
+#: The tables where the expert searches its call by default (``table_key``).
+CALL_TABLES: frozenset[str] = frozenset({"4/called-ace"})
 CALL_WORLDS = 40
 #: Game points per card point, when card points break near-ties: in these searches and
 #: in the expert's card search (``expert.py`` takes it from here).

@@ -24,8 +24,9 @@ Picking, burying, calling, cracking and naming the leaster trick follow the stan
 bot, except where ``bigsearch.py`` searches them: the pick or pass of a hand close to
 the standard bot's threshold (``search_pick``; by default at the tables of
 ``bigsearch.PICK_BONUS``), the bury (``search_bury``; by default at the tables of
-``bigsearch.BURY_TABLES``, three-handed) and the call (``search_call``, off: not
-confirmed on the evaluation deals). ``docs/bots.md`` has the measurements.
+``bigsearch.BURY_TABLES``: three-handed and four-handed called ace) and the call
+(``search_call``; by default at ``bigsearch.CALL_TABLES``: four-handed called ace).
+``docs/bots.md`` has the measurements.
 
 ``endgame`` (off) values the hand's last tricks exactly in each world (``endgame.py``,
 open-handed alpha-beta) instead of playing them out with the policy: it gained nothing
@@ -41,6 +42,7 @@ from sheepshead.bots.bigsearch import (
     BURY_OPTIONS,
     BURY_TABLES,
     BURY_WORLDS,
+    CALL_TABLES,
     PICK_BONUS,
     PICK_MARGIN,
     PICK_WORLDS,
@@ -110,7 +112,7 @@ class ExpertBot:
         worlds: int | None = None,
         budget: int = BUDGET,
         search_bury: bool | None = None,
-        search_call: bool = False,
+        search_call: bool | None = None,
         point_weight: float = POINT_WEIGHT,
         filters: Filters | None = None,
         search_pick: bool | None = None,
@@ -121,6 +123,7 @@ class ExpertBot:
         endgame: int = 0,
         bury_options: int = BURY_OPTIONS,
         bury_worlds: int = BURY_WORLDS,
+        crack: float | None = None,
     ) -> None:
         #: None: ``WORLDS_BY_PLAYERS`` for the table's head count, else ``WORLDS``.
         self.worlds = worlds
@@ -137,7 +140,9 @@ class ExpertBot:
         self.endgame = endgame
         self.bury_options = bury_options
         self.bury_worlds = bury_worlds
-        self.standard = RuleBot("standard")
+        standard = RuleBot("standard")
+        #: ``crack``: the standard bot's crack threshold moved (for tuning in the arena).
+        self.standard = standard if crack is None else standard.variant(crack=crack)
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
         legal = view.legal
@@ -169,8 +174,12 @@ class ExpertBot:
                 searched = table_key(view) in BURY_TABLES
             if searched:
                 return search_bury(view, rng, self.standard, self.bury_options, self.bury_worlds)
-        if view.phase is Phase.CALLING and self.search_call:
-            return search_call(view, rng, self.standard)
+        if view.phase is Phase.CALLING:
+            searched = self.search_call
+            if searched is None:
+                searched = table_key(view) in CALL_TABLES
+            if searched:
+                return search_call(view, rng, self.standard)
         if view.phase is not Phase.PLAYING:
             return self.standard.choose(view, rng)
         k = read_view(view)
