@@ -158,8 +158,8 @@ def test_a_bury_that_keeps_a_callable_suit_is_told_apart() -> None:
 
 
 #: The tables where the expert searches its pick by default, and their presets.
-PICK_TABLES = ("4/called-ace", "6/jack-of-diamonds")
-PICK_PRESETS = ("four-handed-called-ace", "six-handed")
+PICK_TABLES = ("4/called-ace", "6/jack-of-diamonds", "5/jack-of-diamonds")
+PICK_PRESETS = ("four-handed-called-ace", "six-handed", "jack-of-diamonds")
 
 
 def test_by_default_the_pick_is_searched_only_at_the_tables_measured_to_gain(

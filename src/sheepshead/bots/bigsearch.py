@@ -67,11 +67,17 @@ PICK_MARGIN = 1.5
 #: Not at three-handed or plain four-handed tables: the search with a bonus of 1.6 gained
 #: against standard players but cost 0.10 and 0.17 game points a hand among experts,
 #: picking a quarter to two thirds more often (docs/bots.md, "Searched big decisions" and the
-#: session of 2026-12-05, evening). At four-handed called ace and six-handed, with no
-#: bonus, it gained among turn 1's experts: +0.053 [+0.034, +0.073] and +0.193 [+0.132,
-#: +0.257] game points a hand on 1,000 evaluation deals (docs/bots.md, "The searched bury
-#: and call at the smaller tables").
-PICK_BONUS: dict[str, float] = {"4/called-ace": 0.0, "6/jack-of-diamonds": 0.0}
+#: session of 2026-12-05, evening). At four-handed called ace, six-handed and the
+#: five-handed jack of diamonds, with no bonus, it gained among turn 1's experts: +0.053
+#: [+0.034, +0.073], +0.193 [+0.132, +0.257] and +0.143 [+0.086, +0.198] game points a
+#: hand on 1,000 evaluation deals (docs/bots.md, "The searched bury and call at the
+#: smaller tables").
+#: Not at the daily game's table (``5/called-ace``), whose play is versioned.
+PICK_BONUS: dict[str, float] = {
+    "4/called-ace": 0.0,
+    "6/jack-of-diamonds": 0.0,
+    "5/jack-of-diamonds": 0.0,
+}
 #: The standard bot's favourite buries that are played out, and in how many worlds;
 #: the worlds for a call.
 BURY_OPTIONS = 4
