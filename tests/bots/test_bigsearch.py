@@ -194,18 +194,20 @@ def test_by_default_the_pick_is_searched_only_at_the_tables_measured_to_gain(
     assert listed["3/none"] == listed["5/called-ace"] == 0
 
 
-def _bury_view(preset: str, seed: int) -> SeatView | None:
-    """The picker's view at its bury, the auction by the standard bot; None if no one picks."""
+def _picker_view(preset: str, seed: int, phase: Phase) -> SeatView | None:
+    """The picker's view at ``phase`` (its bury or its call), the auction before it by
+    the standard bot; None if the hand never gets there with a choice to make."""
     game = deal(PRESETS[preset], random.Random(seed))
     standard = RuleBot("standard")
-    while game.phase is Phase.PICKING:
+    while game.phase in (Phase.PICKING, Phase.BURYING) and game.phase is not phase:
         assert game.turn is not None
         view = game.view(game.turn)
         game = game.apply(standard.choose(view, Rng.from_int(seed)))
-    if game.phase is not Phase.BURYING:
+    if game.phase is not phase:
         return None
     assert game.turn is not None
-    return game.view(game.turn)
+    view = game.view(game.turn)
+    return view if len(view.legal) > 1 else None
 
 
 def test_by_default_the_bury_is_searched_only_at_the_tables_measured_to_gain(
@@ -218,7 +220,7 @@ def test_by_default_the_bury_is_searched_only_at_the_tables_measured_to_gain(
     for preset in ("three-handed", "four-handed-called-ace"):
         searched = 0
         for seed in range(12):
-            view = _bury_view(preset, seed)
+            view = _picker_view(preset, seed, Phase.BURYING)
             if view is None:
                 continue
             draws.count = 0
@@ -230,7 +232,7 @@ def test_by_default_the_bury_is_searched_only_at_the_tables_measured_to_gain(
     # Elsewhere the standard bot's bury, with no world drawn.
     for preset in ("standard", "four-handed", "six-handed", "jack-of-diamonds"):
         for seed in range(6):
-            view = _bury_view(preset, seed)
+            view = _picker_view(preset, seed, Phase.BURYING)
             if view is None:
                 continue
             draws.count = 0
@@ -239,27 +241,12 @@ def test_by_default_the_bury_is_searched_only_at_the_tables_measured_to_gain(
             assert action == standard.choose(view, Rng.from_int(seed))
 
 
-def _call_view(preset: str, seed: int) -> SeatView | None:
-    """The picker's view at its call, the rest by the standard bot; None if no call."""
-    game = deal(PRESETS[preset], random.Random(seed))
-    standard = RuleBot("standard")
-    while game.phase in (Phase.PICKING, Phase.BURYING):
-        assert game.turn is not None
-        view = game.view(game.turn)
-        game = game.apply(standard.choose(view, Rng.from_int(seed)))
-    if game.phase is not Phase.CALLING:
-        return None
-    assert game.turn is not None
-    view = game.view(game.turn)
-    return view if len(view.legal) > 1 else None
-
-
 def test_by_default_the_call_is_searched_only_at_four_handed_called_ace(draws: Draws) -> None:
     standard = RuleBot("standard")
     assert sorted(bigsearch.CALL_TABLES) == ["4/called-ace"]
     searched = 0
     for seed in range(16):
-        view = _call_view("four-handed-called-ace", seed)
+        view = _picker_view("four-handed-called-ace", seed, Phase.CALLING)
         if view is None:
             continue
         draws.count = 0
@@ -269,7 +256,7 @@ def test_by_default_the_call_is_searched_only_at_four_handed_called_ace(draws: D
     assert searched >= 3
     # Five-handed (the daily game's table): the standard bot's call, no world drawn.
     for seed in range(8):
-        view = _call_view("standard", seed)
+        view = _picker_view("standard", seed, Phase.CALLING)
         if view is None:
             continue
         draws.count = 0

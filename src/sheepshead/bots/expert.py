@@ -35,6 +35,7 @@ against turn 1's expert at three-, four- or five-handed tables.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from sheepshead.actions import Action, Play
@@ -150,36 +151,23 @@ class ExpertBot:
             raise ValueError(f"seat {view.seat} has nothing to decide")
         if len(legal) == 1:
             return legal[0]
-        if view.phase is Phase.PICKING:
-            table = table_key(view)
-            searched = self.search_pick
-            if searched is None:
-                searched = table in PICK_BONUS
-            if searched:
-                bonus = self.pick_bonus
-                if bonus is None:
-                    bonus = PICK_BONUS.get(table, 0.0)
-                return search_pick(
-                    view,
-                    rng,
-                    self.standard,
-                    self.pick_worlds,
-                    self.pick_margin,
-                    bonus,
-                    self.pick_shift,
-                )
-        if view.phase is Phase.BURYING:
-            searched = self.search_bury
-            if searched is None:
-                searched = table_key(view) in BURY_TABLES
-            if searched:
-                return search_bury(view, rng, self.standard, self.bury_options, self.bury_worlds)
-        if view.phase is Phase.CALLING:
-            searched = self.search_call
-            if searched is None:
-                searched = table_key(view) in CALL_TABLES
-            if searched:
-                return search_call(view, rng, self.standard)
+        if view.phase is Phase.PICKING and _searched(self.search_pick, view, PICK_BONUS):
+            bonus = self.pick_bonus
+            if bonus is None:
+                bonus = PICK_BONUS.get(table_key(view), 0.0)
+            return search_pick(
+                view,
+                rng,
+                self.standard,
+                self.pick_worlds,
+                self.pick_margin,
+                bonus,
+                self.pick_shift,
+            )
+        if view.phase is Phase.BURYING and _searched(self.search_bury, view, BURY_TABLES):
+            return search_bury(view, rng, self.standard, self.bury_options, self.bury_worlds)
+        if view.phase is Phase.CALLING and _searched(self.search_call, view, CALL_TABLES):
+            return search_call(view, rng, self.standard)
         if view.phase is not Phase.PLAYING:
             return self.standard.choose(view, rng)
         k = read_view(view)
@@ -265,6 +253,11 @@ class ExpertBot:
                 value[i] -= handicap.get(option, 0.0) * total
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
+
+
+def _searched(asked: bool | None, view: SeatView, tables: Collection[str]) -> bool:
+    """Whether a big decision is searched: as asked, or (None) at the listed tables."""
+    return table_key(view) in tables if asked is None else asked
 
 
 @dataclass(frozen=True)
