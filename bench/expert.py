@@ -41,7 +41,7 @@ from typing import Any
 
 from sheepshead.bots import seed_rng
 from sheepshead.bots.bigsearch import PICK_MARGIN, PICK_WORLDS
-from sheepshead.bots.expert import BUDGET, ExpertBot
+from sheepshead.bots.expert import ExpertBot
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.game import Game
@@ -178,7 +178,7 @@ def compare(
         options = dict(item.partition("=")[::2] for item in spec.split(",") if "=" in item)
         bot = ExpertBot(
             worlds=int(options["worlds"]) if "worlds" in options else None,
-            budget=int(options.get("budget", BUDGET)),
+            budget=int(options["budget"]) if "budget" in options else None,
             search_bury={"1": True, "0": False}.get(options.get("search_bury", "")),
             search_call={"1": True, "0": False}.get(options.get("search_call", "")),
             search_pick={"1": True, "0": False}.get(options.get("search_pick", "")),
@@ -216,7 +216,9 @@ def main() -> None:
     parser.add_argument(
         "--worlds", type=int, default=None, help="default: the table's (expert.WORLDS_BY_PLAYERS)"
     )
-    parser.add_argument("--budget", type=int, default=BUDGET)
+    parser.add_argument(
+        "--budget", type=int, default=None, help="default: the table's (expert.BUDGET_BY_PLAYERS)"
+    )
     parser.add_argument("--compare", type=int, default=0, help="deals for variant comparisons")
     parser.add_argument("--variant", action="append", default=[], help="e.g. worlds=80")
     parser.add_argument("--deal-set", default="expert-tuning", help="--compare's deal set")
@@ -234,7 +236,7 @@ def main() -> None:
     )
     print(
         f"expert: {args.worlds or 'the table' + chr(39) + 's'} worlds,"
-        f" budget {args.budget} simulated plays per decision"
+        f" budget {args.budget or 'the table' + chr(39) + 's'} simulated plays per decision"
         f"{', searched bury' if args.search_bury else ''}"
         f"{', searched call' if args.search_call else ''}"
         f"{', searched pick' if args.search_pick else ''}"

@@ -92,7 +92,6 @@ class Hybrid:
             filters = replace(filters, risky_tables=frozenset({3, 4, 5, 6}))
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
         self.filters = filters
-        self.budget = self.bot.budget
         self.point_weight = self.bot.point_weight
         #: Only the live code's options: its own search, exactly.
         self.live = not any(k in _PARTS for k in spec)
@@ -116,7 +115,8 @@ class Hybrid:
         played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
         plays_left = view.players * view.rules.tricks - played
         most = self.bot.worlds_at(view.players)
-        worlds = min(most, max(live.MIN_WORLDS, self.budget // (len(options) * plays_left)))
+        budget = self.bot.budget_at(view.players)
+        worlds = min(most, max(live.MIN_WORLDS, budget // (len(options) * plays_left)))
         kind = self.spec.get("sampler", "v2")
         read = kind != "noread"
         sampler: Any = v1_sampler.Sampler(view) if kind == "v1" else Sampler(view, read=read)

@@ -215,8 +215,9 @@ def test_each_card_decision_keeps_to_its_budget_and_its_tables_worlds(
     preset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The search's size is a count of simulated card plays, never a clock: at most
-    # BUDGET a decision (worlds x candidates x cards left), never under MIN_WORLDS
-    # worlds, never over the table's own number, which the end of the hand reaches.
+    # the table's budget a decision (worlds x candidates x cards left), never under
+    # MIN_WORLDS worlds, never over the table's own number, which the end of the hand
+    # reaches.
     sampled: list[int] = []
 
     class Counting:
@@ -233,7 +234,9 @@ def test_each_card_decision_keeps_to_its_budget_and_its_tables_worlds(
     rules = PRESETS[preset]
     bot = ExpertBot()
     most = bot.worlds_at(rules.players)
+    budget = bot.budget_at(rules.players)
     reached = False
+    used = 0
     for number in range(2):
         game = Game.deal(rules, number % rules.players, f"budget {preset} {number}".encode())
         while not game.is_done:
@@ -247,10 +250,18 @@ def test_each_card_decision_keeps_to_its_budget_and_its_tables_worlds(
                 left = rules.players * rules.tricks - played
                 worlds = sampled[-1]
                 assert worlds <= most
-                assert worlds * options * left <= expert.BUDGET or worlds == expert.MIN_WORLDS
+                assert worlds * options * left <= budget or worlds == expert.MIN_WORLDS
                 reached = reached or worlds == most
+                used = max(used, worlds * options * left)
             game = game.apply(action)
     assert reached
+    # Four-handed tables search four times as much (BUDGET_BY_PLAYERS), and use it.
+    if rules.players == 4:
+        assert budget == 4 * expert.BUDGET
+        assert used > expert.BUDGET
+    else:
+        assert budget == expert.BUDGET
+        assert used <= expert.BUDGET
 
 
 def test_same_view_and_seed_same_card() -> None:

@@ -68,6 +68,7 @@ from sheepshead.view import SeatView
 
 __all__ = [
     "BUDGET",
+    "BUDGET_BY_PLAYERS",
     "WORLDS",
     "WORLDS_BY_PLAYERS",
     "ExpertBot",
@@ -87,12 +88,19 @@ WORLDS = 40
 #: tuning deals (1,000), +0.030 [+0.010, +0.050] pooled (docs/bots.md, "Version 7").
 #: Three-handed, the same: +0.040 [+0.003, +0.076] and +0.013 [-0.020, +0.047], +0.026
 #: [+0.002, +0.052] pooled (2,000 deals). Four- and six-handed tables gained nothing
-#: measurable from it (docs/bots.md, "More worlds at the other tables").
-WORLDS_BY_PLAYERS: dict[int, int] = {3: 160, 5: 160}
+#: measurable from it (docs/bots.md, "More worlds at the other tables"); four-handed
+#: tables did with four times the budget too (``BUDGET_BY_PLAYERS``).
+WORLDS_BY_PLAYERS: dict[int, int] = {3: 160, 4: 160, 5: 160}
 #: At most this many simulated card plays per decision (worlds x candidates x cards
 #: left); fewer worlds early in a hand with many candidates, never fewer than
 #: ``MIN_WORLDS``.
 BUDGET = 6000
+#: The budget by head count where a table has its own. Four-handed, four times as much
+#: with 160 worlds: +0.058 [+0.018, +0.100] game points a hand against 40 worlds and
+#: ``BUDGET``, among turn 1's experts (2,000 deals; docs/bots.md, "Four times the search
+#: at four-handed tables"), for a p99 of about 11 ms CPU a decision. Not five-handed,
+#: where the daily game's expert table must answer a person faster than turn 1's did.
+BUDGET_BY_PLAYERS: dict[int, int] = {4: 24000}
 MIN_WORLDS = 12
 #: Game points by which a bank (``bank_handicap``) must beat the cheaper sure card at
 #: three- and four-handed tables (``BANK_MARGINS`` by head count, else this).
@@ -111,7 +119,7 @@ class ExpertBot:
     def __init__(
         self,
         worlds: int | None = None,
-        budget: int = BUDGET,
+        budget: int | None = None,
         search_bury: bool | None = None,
         search_call: bool | None = None,
         point_weight: float = POINT_WEIGHT,
@@ -130,6 +138,7 @@ class ExpertBot:
         self.worlds = worlds
         self.point_weight = point_weight
         self.filters = filters or Filters()
+        #: None: ``BUDGET_BY_PLAYERS`` for the table's head count, else ``BUDGET``.
         self.budget = budget
         self.search_bury = search_bury
         self.search_call = search_call
@@ -182,6 +191,12 @@ class ExpertBot:
             return self.worlds
         return WORLDS_BY_PLAYERS.get(players, WORLDS)
 
+    def budget_at(self, players: int) -> int:
+        """Simulated card plays per card decision at a table of ``players``, at most."""
+        if self.budget is not None:
+            return self.budget
+        return BUDGET_BY_PLAYERS.get(players, BUDGET)
+
     def search(
         self,
         view: SeatView,
@@ -195,7 +210,8 @@ class ExpertBot:
         played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
         plays_left = view.players * view.rules.tricks - played
         most = self.worlds_at(view.players)
-        worlds = min(most, max(MIN_WORLDS, self.budget // (len(options) * plays_left)))
+        budget = self.budget_at(view.players)
+        worlds = min(most, max(MIN_WORLDS, budget // (len(options) * plays_left)))
         sampler = Sampler(view)
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
