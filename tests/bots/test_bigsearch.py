@@ -195,9 +195,9 @@ def test_by_default_the_pick_is_searched_only_at_the_tables_measured_to_gain(
 
 
 def test_at_six_handed_tables_the_expert_takes_close_hands_more_readily() -> None:
-    # A table of experts passing every close hand the playouts call even played too
-    # many leasters there (24.9%); the bonus for picking (PICK_BONUS) brings it to
-    # 13.7% (docs/bots.md). The search still decides: some close hands are passed.
+    # Searching its close picks with no bonus, a table of experts played 24.9% leasters
+    # there; the bonus for picking (PICK_BONUS) brings it to 13.7% (docs/bots.md). The
+    # search still decides: some close hands are passed.
     standard = RuleBot("standard")
     close = with_bonus = without = 0
     for i in range(200):
