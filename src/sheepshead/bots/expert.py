@@ -103,12 +103,16 @@ BUDGET = 6000
 BUDGET_BY_PLAYERS: dict[int, int] = {4: 24000}
 MIN_WORLDS = 12
 #: Game points by which a bank (``bank_handicap``) must beat the cheaper sure card at
-#: three- and four-handed tables (``BANK_MARGINS`` by head count, else this).
+#: three- and four-handed tables (``BANK_MARGINS`` by table, else this).
 BANK_MARGIN = 0.3
+#: The margin by table (``table_key``: players and partner rule).
 #: Three-handed, 0.3 left 1.1% to 1.3% of the expert's plays wasted point cards (the
 #: issue's bar is 1%); 0.8 leaves 0.6% for 0.015 [-0.031, +0.001] game points a hand
 #: against turn 1's expert (1,000 deals, docs/bots.md, session of 2026-12-06).
-BANK_MARGINS: dict[int, float] = {3: 0.8}
+#: Four-handed, 0.3 left 0.93% (200 deals among standard players), at the bar's edge;
+#: 0.5 leaves 0.68% for -0.004 [-0.011, +0.003] (2,000 deals). Not four-handed called
+#: ace, where 0.5 cost -0.021 [-0.034, -0.010] and 0.3 leaves 0.77%.
+BANK_MARGINS: dict[str, float] = {"3/none": 0.8, "4/none": 0.5}
 
 
 class ExpertBot:
@@ -292,7 +296,8 @@ class Filters:
     #: forbidding it cost 0.10 to 0.13 game points a hand against turn 1's expert at
     #: three- and four-handed tables (docs/bots.md).
     no_waste_tables: frozenset[int] = frozenset({3, 4})
-    #: The margin at every one of those tables; None: ``BANK_MARGINS``, else ``BANK_MARGIN``.
+    #: The margin at every one of those tables; None: the table's ``BANK_MARGINS``, else
+    #: ``BANK_MARGIN``.
     bank_margin: float | None = None
     #: An ace or ten on a known ally's sure trick, when the seat has one to give.
     schmear: bool = True
@@ -353,7 +358,7 @@ def bank_handicap(
     fewest = min(c.points for c in sure)
     margin = filters.bank_margin
     if margin is None:
-        margin = BANK_MARGINS.get(view.players, BANK_MARGIN)
+        margin = BANK_MARGINS.get(table_key(view), BANK_MARGIN)
     return {c: margin for c in sure if c.points >= 10 and c.points > fewest}
 
 
