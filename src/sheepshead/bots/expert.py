@@ -61,6 +61,7 @@ from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import SimHand
+from sheepshead.bots.strength import PICK_THRESHOLDS
 from sheepshead.cards import Card, Rank
 from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
@@ -154,7 +155,9 @@ class ExpertBot:
         self.endgame = endgame
         self.bury_options = bury_options
         self.bury_worlds = bury_worlds
-        standard = RuleBot("standard")
+        # The standard bot for the rest, but picking by the expert's own thresholds
+        # (``strength.PICK_THRESHOLDS``), which the sampler reads the auction by.
+        standard = RuleBot("standard").variant(pick=PICK_THRESHOLDS)
         #: ``crack``: the standard bot's crack threshold moved (for tuning in the arena).
         self.standard = standard if crack is None else standard.variant(crack=crack)
 

@@ -19,7 +19,7 @@ from sheepshead.actions import ALONE, CRACK, NOCRACK, PASS, PICK, Action, Bury, 
 from sheepshead.bots.cardplay import choose_card
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.strength import PICK_THRESHOLDS, card_strength, hand_strength
+from sheepshead.bots.strength import STANDARD_PICK_THRESHOLDS, card_strength, hand_strength
 from sheepshead.bots.style import Style
 from sheepshead.cards import FAIL_SUITS, Card, Rank, ten_of
 from sheepshead.hand import Phase
@@ -50,7 +50,7 @@ STYLES: dict[str, Style] = {
         # 4-handed, 6-handed and the jack of diamonds: the dealer (who picks or plays
         # a leaster) and, 4-handed, every seat lowered to cut leasters, each within
         # 0.05 of the old thresholds in the arena (bench/tune_tables.py, docs/bots.md).
-        pick=PICK_THRESHOLDS,
+        pick=STANDARD_PICK_THRESHOLDS,
         pick_noise=0.0,
         alone=13.5,
         crack=9.0,

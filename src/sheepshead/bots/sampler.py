@@ -34,7 +34,7 @@ remain possible, each as likely.
 **Reading the table** (version 2). A world's weight is then multiplied by how likely
 the auction and the play were in it: for each seat that passed, the chance that a
 seat dealt its cards in that world (its cards now and those it played) passes at its
-position (``pass_likelihood``: a soft step at the standard level's pick threshold,
+position (``pass_likelihood``: a soft step at the expert's pick threshold,
 ``PASS_SCALE`` wide, never below ``PASS_FLOOR``); for the picker, the chance that its
 cards now and played would have picked; and ``SHOWN_DEFENDER`` when the world gives
 the called card to a seat the play showed on the defence. ``bench/sampler_quality.py``
@@ -96,7 +96,8 @@ PASS_FLOOR = 0.03
 #: The weight of a world that gives the called card to a seat the play shows on the
 #: defence (``knowledge.shown_defenders``): possible (its card was forced), unlikely.
 SHOWN_DEFENDER = 0.05
-#: The standard level's pick thresholds: the auction is read against them.
+#: The pick thresholds the auction is read against: the expert's, which are the standard
+#: level's but at six-handed tables (``strength.STANDARD_PICK_THRESHOLDS``).
 _THRESHOLDS = dict(PICK_THRESHOLDS)
 
 
