@@ -293,8 +293,9 @@ def test_each_card_decision_keeps_to_its_budget_and_its_tables_worlds(
                 used = max(used, worlds * options * left)
             game = game.apply(action)
     assert reached
-    # Four-handed tables search four times as much (BUDGET_BY_PLAYERS), and use it.
-    if rules.players == 4:
+    # Four- and six-handed tables search four times as much (BUDGET_BY_PLAYERS), and
+    # use it.
+    if rules.players in (4, 6):
         assert budget == 4 * expert.BUDGET
         assert used > expert.BUDGET
     else:

@@ -89,9 +89,9 @@ WORLDS = 40
 #: tuning deals (1,000), +0.030 [+0.010, +0.050] pooled (docs/bots.md, "Version 7").
 #: Three-handed, the same: +0.040 [+0.003, +0.076] and +0.013 [-0.020, +0.047], +0.026
 #: [+0.002, +0.052] pooled (2,000 deals). Four- and six-handed tables gained nothing
-#: measurable from it (docs/bots.md, "More worlds at the other tables"); four-handed
-#: tables did with four times the budget too (``BUDGET_BY_PLAYERS``).
-WORLDS_BY_PLAYERS: dict[int, int] = {3: 160, 4: 160, 5: 160}
+#: measurable from it (docs/bots.md, "More worlds at the other tables"); they did with
+#: four times the budget too (``BUDGET_BY_PLAYERS``).
+WORLDS_BY_PLAYERS: dict[int, int] = {3: 160, 4: 160, 5: 160, 6: 160}
 #: At most this many simulated card plays per decision (worlds x candidates x cards
 #: left); fewer worlds early in a hand with many candidates, never fewer than
 #: ``MIN_WORLDS``.
@@ -99,9 +99,11 @@ BUDGET = 6000
 #: The budget by head count where a table has its own. Four-handed, four times as much
 #: with 160 worlds: +0.058 [+0.018, +0.100] game points a hand against 40 worlds and
 #: ``BUDGET``, among turn 1's experts (2,000 deals; docs/bots.md, "Four times the search
-#: at four-handed tables"), for a p99 of about 11 ms CPU a decision. Not five-handed,
-#: where the daily game's expert table must answer a person faster than turn 1's did.
-BUDGET_BY_PLAYERS: dict[int, int] = {4: 24000}
+#: at four-handed tables"), for a p99 of about 11 ms CPU a decision. Six-handed, the
+#: same: +0.059 [+0.022, +0.097] (2,000 deals; "Four times the search at six-handed
+#: tables"). Not five-handed, where the daily game's expert table must answer a person
+#: faster than turn 1's did, nor three-handed, where it gained nothing (-0.019).
+BUDGET_BY_PLAYERS: dict[int, int] = {4: 24000, 6: 24000}
 MIN_WORLDS = 12
 #: Game points by which a bank (``bank_handicap``) must beat the cheaper sure card at
 #: three- and four-handed tables (``BANK_MARGINS`` by table, else this).
