@@ -29,11 +29,11 @@ PICK_THRESHOLDS: tuple[tuple[str, tuple[float, ...]], ...] = (
 )
 
 #: The standard level's pick thresholds: ``PICK_THRESHOLDS``, but six-handed every seat
-#: lower by 0.3, which brings a table of standard players from 22% leasters to 14%
-#: for 0.04 game points a deal among standard players, within the 0.05 issue 16
-#: allows. Not the expert's: it searches its six-handed pick with a bonus for picking
-#: that brings a table of experts to 14% already, and the same move cost it 0.06 more
-#: (docs/bots.md, "Leasters at six-handed tables").
+#: lower by 0.3, which brings a table of standard players from 22% leasters to 13% for
+#: 0.04 game points a deal among standard players, within the 0.05 issue 16 allows.
+#: Not the expert's: its six-handed pick search, with a bonus for picking, brings a
+#: table of experts to 14% already, and moving its thresholds too cost it 0.104 a hand
+#: in all (docs/bots.md, "Leasters at six-handed tables").
 STANDARD_PICK_THRESHOLDS: tuple[tuple[str, tuple[float, ...]], ...] = tuple(
     (key, tuple(round(t - 0.3, 3) for t in row) if key == "6/jack-of-diamonds" else row)
     for key, row in PICK_THRESHOLDS
