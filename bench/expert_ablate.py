@@ -38,6 +38,9 @@ version 1's, or changed, by ``key=value`` items:
   likely as among the standard level's pickers against six random cards
   (``PICKER_TRUMPS``: a standard picker keeps 4.7 trumps of 6 on average, where the
   sampler's worlds gave it 3.4).
+- ``merge=1``: of candidates that are equivalent (the same suit, trump or fail, the
+  same points, and no card that might still be played ranked between them; never the
+  called card), only the lowest is searched; with one left, no search at all.
 - ``auction=v1``: every decision but a card to play (pick, bury, call, alone, crack)
   by version 1's expert, the card play by this code's.
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
@@ -76,7 +79,7 @@ from sheepshead.bots.sampler import PASS_FLOOR, PASS_SCALE, Sampler
 from sheepshead.bots.sim import SimHand
 from sheepshead.bots.simview import dealt_of, partners_of, sim_of
 from sheepshead.bots.strength import hand_strength
-from sheepshead.cards import Card
+from sheepshead.cards import DECK, Card
 from sheepshead.cli import _rules_with
 from sheepshead.game import Game
 from sheepshead.hand import Phase
@@ -84,7 +87,18 @@ from sheepshead.kernel import bit, mask_of
 from sheepshead.rules import PRESETS
 from sheepshead.view import SeatView
 
-_PARTS = ("filter", "sampler", "sim", "policy", "playread", "sir", "pscale", "pshift", "ptrump")
+_PARTS = (
+    "filter",
+    "sampler",
+    "sim",
+    "policy",
+    "playread",
+    "sir",
+    "pscale",
+    "pshift",
+    "ptrump",
+    "merge",
+)
 
 #: How much likelier a standard picker's six cards after its bury (5-handed) hold t
 #: trumps than six random cards: the share among 2,753 picks of the deal set "calib"
@@ -125,6 +139,8 @@ class Hybrid:
             options = v1_expert.candidates(view, v1_knowledge.read_view(view))
         else:
             options = live.candidates(view, read_view(view), self.filters)
+        if self.spec.get("merge") == "1":
+            options = _merged(view, options)
         if len(options) == 1:
             return Play(options[0])
         return Play(self.search(view, options, rng))
@@ -192,6 +208,31 @@ class Hybrid:
                 value[i] += weight * (sim.scores()[me] + pw * sim.own_points(me))
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
+
+
+def _merged(view: SeatView, options: list[Card]) -> list[Card]:
+    """The options less each one equivalent to a lower one kept (``merge=1``)."""
+    gone = set(view.cards)
+    for trick in (*view.tricks, view.trick):
+        gone.update(trick.cards)
+    if view.picker == view.seat:
+        gone.update(view.bury or ())
+    live_cards = [c for c in DECK if c not in gone]
+    called = view.called
+    kept: list[Card] = []
+    for card in sorted(options, key=lambda c: c.power):
+        twin = card is not called and any(
+            k is not called
+            and k.fail_suit is card.fail_suit
+            and k.points == card.points
+            and not any(
+                u.fail_suit is card.fail_suit and k.power < u.power < card.power for u in live_cards
+            )
+            for k in kept
+        )
+        if not twin:
+            kept.append(card)
+    return [c for c in options if c in kept]
 
 
 def _pick_factor(sampler: Any, world: Any, scale: float, shift: float = 0.0) -> float:
