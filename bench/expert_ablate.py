@@ -55,7 +55,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import os
 import sys
 import time
@@ -75,10 +74,9 @@ from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.playout import choose as policy_choose
 from sheepshead.bots.playout import playout as v2_playout
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import PASS_FLOOR, PASS_SCALE, Sampler
+from sheepshead.bots.sampler import PASS_FLOOR, PASS_SCALE, Sampler, pass_likelihood
 from sheepshead.bots.sim import SimHand
 from sheepshead.bots.simview import dealt_of, partners_of, sim_of
-from sheepshead.bots.strength import hand_strength
 from sheepshead.cards import DECK, Card
 from sheepshead.cli import _rules_with
 from sheepshead.game import Game
@@ -241,9 +239,8 @@ def _pick_factor(sampler: Any, world: Any, scale: float, shift: float = 0.0) -> 
     if sampler.picker_read is None:
         return 1.0
     seat, threshold, played = sampler.picker_read
-    x = (hand_strength((*world.hands[seat], *played)) - threshold - shift) / scale
-    p = max(PASS_FLOOR, 1.0 / (1.0 + math.exp(min(60.0, x))))
-    return 1.0 - p + PASS_FLOOR
+    cards = (*world.hands[seat], *played)
+    return 1.0 - pass_likelihood(cards, threshold + shift, scale) + PASS_FLOOR
 
 
 def _resampled(

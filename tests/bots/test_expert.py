@@ -186,13 +186,17 @@ def test_a_three_handed_bank_must_be_clearly_better() -> None:
     moves = ["0 pass", "1 pass", "2 pick", "2 bury 7H 8H", "0 play 7C", "1 play TC"]
     game = three_handed(TEN_TRUMPS_DEAL, ["7H", "8H"], moves)
     assert game.turn == 2
-    view = game.view(2)
+    assert bank_margins(game.view(2)) == {"AD": 0.8, "TD": 0.8}
+    assert BANK_MARGINS["3/none"] == 0.8
+
+
+def bank_margins(view: SeatView) -> dict[str, float]:
+    """The margin each bank among the view's candidates must beat (``bank_handicap``),
+    the ace and ten of diamonds being among the candidates."""
     k = read_view(view)
     options = candidates(view, k)
     assert {"AD", "TD"} <= {c.text for c in options}
-    handicap = {c.text: margin for c, margin in bank_handicap(view, k, options, Filters()).items()}
-    assert handicap == {"AD": 0.8, "TD": 0.8}
-    assert BANK_MARGINS["3/none"] == 0.8
+    return {c.text: margin for c, margin in bank_handicap(view, k, options, Filters()).items()}
 
 
 def test_a_four_handed_bank_has_its_own_margin() -> None:
@@ -224,12 +228,7 @@ def test_a_four_handed_bank_has_its_own_margin() -> None:
             }
         )
         assert game.turn == 3
-        view = game.view(3)
-        k = read_view(view)
-        options = candidates(view, k)
-        assert {"AD", "TD"} <= {c.text for c in options}
-        handicap = {c.text: m for c, m in bank_handicap(view, k, options, Filters()).items()}
-        assert handicap == {"AD": margin, "TD": margin}, preset
+        assert bank_margins(game.view(3)) == {"AD": margin, "TD": margin}, preset
 
 
 # Legality, determinism, blindness --------------------------------------------------

@@ -88,7 +88,7 @@ def plays_of(view: SeatView) -> list[tuple[int, Card | None, int]]:
 
 
 #: Reading the auction: how sharply a seat's chance to pass falls as its hand's
-#: strength (``hand_strength``) passes the standard level's threshold for its seat. A
+#: strength (``hand_strength``) passes the expert's pick threshold for its seat. A
 #: table of people (or beginners, who pick loosely) is far less sharp than the
 #: standard level, so the model is soft; PASS_FLOOR keeps every world possible.
 PASS_SCALE = 2.5
@@ -101,9 +101,11 @@ SHOWN_DEFENDER = 0.05
 _THRESHOLDS = dict(PICK_THRESHOLDS)
 
 
-def pass_likelihood(dealt: tuple[Card, ...] | list[Card], threshold: float) -> float:
+def pass_likelihood(
+    dealt: tuple[Card, ...] | list[Card], threshold: float, scale: float = PASS_SCALE
+) -> float:
     """How likely a seat dealt ``dealt`` is to pass where picking takes ``threshold``."""
-    x = (hand_strength(dealt) - threshold) / PASS_SCALE
+    x = (hand_strength(dealt) - threshold) / scale
     p = 1.0 / (1.0 + math.exp(min(60.0, x)))
     return max(PASS_FLOOR, p)
 
