@@ -54,8 +54,9 @@ __all__ = [
 
 #: What is compiled, in dependency order: the rules over card masks, and the search's
 #: simulator, playout policy, generator, sampler (with the hand strength it weighs
-#: worlds by) and worlds made ``SimHand``s (issue 16's profile: over 90% of an
-#: expert's decision). Each is plain typed Python that runs as it is without a build.
+#: worlds by, and the placement it draws them with) and worlds made ``SimHand``s
+#: (issue 16's profile: over 90% of an expert's decision). Each is plain typed Python
+#: that runs as it is without a build.
 MODULES: tuple[str, ...] = (
     "sheepshead.kernel",
     "sheepshead.bots.cardkeys",
@@ -63,6 +64,7 @@ MODULES: tuple[str, ...] = (
     "sheepshead.bots.sim",
     "sheepshead.bots.playout",
     "sheepshead.bots.strength",
+    "sheepshead.bots.placement",
     "sheepshead.bots.sampler",
     "sheepshead.bots.simview",
 )

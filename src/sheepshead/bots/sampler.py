@@ -48,6 +48,7 @@ from dataclasses import dataclass
 
 from sheepshead import kernel
 from sheepshead.bots.knowledge import shown_defenders
+from sheepshead.bots.placement import Problem, place
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.strength import PICK_THRESHOLDS, hand_strength
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
@@ -112,149 +113,6 @@ def pass_likelihood(
 
 def _suit_key(card: Card) -> Suit | None:
     return card.fail_suit
-
-
-class _Problem:
-    """Cards to place, each with the holders (a bitmask) it may go to, and room.
-
-    ``slack[i]``, for the set of holders ``family[i]``, is their room less the cards
-    that can only go into that set. Hall's condition says every card can be placed
-    exactly when no slack is negative (the room adds up to the cards). It need only be
-    checked for the unions of the cards' holder sets: any other set has at least the
-    slack of the largest such union inside it. Those unions are few (at most 64).
-    """
-
-    __slots__ = (
-        "cap",
-        "family",
-        "free",
-        "hold_options",
-        "holds",
-        "inside",
-        "outside",
-        "size",
-        "slack",
-        "tight_cards",
-    )
-
-    def __init__(self, cap: list[int], allowed: dict[Card, int], keep: frozenset[Card]) -> None:
-        self.cap = cap
-        self.size = len(cap)
-        # Holders with no room can take nothing.
-        room = sum(1 << h for h in range(self.size) if cap[h] > 0)
-        #: Cards with a restricted set of holders (and those in ``keep``), placed first.
-        self.tight_cards: list[tuple[Card, int]] = []
-        #: Cards that may go anywhere: they fill what room is left.
-        self.free: list[Card] = []
-        for card, mask in allowed.items():
-            mask &= room
-            if mask == room and card not in keep:
-                self.free.append(card)
-            else:
-                self.tight_cards.append((card, mask))
-        family = {0}
-        for mask in {m for _, m in self.tight_cards}:
-            family |= {f | mask for f in family}
-        self.family = sorted(family)
-        self.slack = []
-        for f in self.family:
-            room_f = sum(cap[h] for h in range(self.size) if f >> h & 1)
-            inside = sum(1 for _, m in self.tight_cards if m & ~f == 0)
-            self.slack.append(room_f - inside)
-        # ``_place``'s bookkeeping, worked out once per problem instead of once per card
-        # of every world: the sets that hold a holder, the sets a card's holders lie
-        # inside, the sets with holders outside a card's (each with its holders).
-        sets = range(len(self.family))
-        self.holds = [tuple(i for i in sets if self.family[i] >> h & 1) for h in range(self.size)]
-        masks = {m for _, m in self.tight_cards}
-        self.inside = {m: tuple(i for i in sets if m & ~self.family[i] == 0) for m in masks}
-        self.outside = {
-            m: tuple((i, self.family[i]) for i in sets if m & ~self.family[i]) for m in masks
-        }
-        #: ``Sampler.sample``'s hold cards, by (suit, holder): they depend on the problem only.
-        self.hold_options: dict[tuple[Suit, int], list[Card]] = {}
-
-    @property
-    def feasible(self) -> bool:
-        return min(self.slack) >= 0
-
-    def fits(self, mask: int, holder: int) -> bool:
-        """Whether a card that may go to ``mask`` can go to ``holder`` first."""
-        return not any(
-            f >> holder & 1 and mask & ~f
-            for f, v in zip(self.family, self.slack, strict=True)
-            if v == 0
-        )
-
-
-def _members(count: int) -> tuple[tuple[int, ...], ...]:
-    """For every mask over ``count`` holders, its holders in order."""
-    table: list[tuple[int, ...]] = [()]
-    for h in range(count):
-        table += [(*held, h) for held in table]
-    return tuple(table)
-
-
-#: The holders in a set of them (a mask), in order: ``_place`` walks only those a card
-#: may go to. At most seven holders: five other seats, the unknown card and the bury.
-_HOLDERS_IN = _members(7)
-
-
-def _place(problem: _Problem, rng: Rng, first: tuple[Card, int] | None) -> list[list[Card]]:
-    """One placement of every card; ``first``, a card and a holder that ``fits``, is
-    placed before the rest. Work is bounded: each card is placed once, and never into
-    a holder that would leave a later card with no room (so it never has to retry)."""
-    size = problem.size
-    room = problem.cap[:]
-    slack = problem.slack[:]
-    holds, inside, outside = problem.holds, problem.inside, problem.outside
-    holders = range(size)
-    below = rng.below
-    out: list[list[Card]] = [[] for _ in holders]
-    cards = problem.tight_cards[:]
-    rng.shuffle(cards)
-    # The most restricted cards first: they have the fewest places left.
-    cards.sort(key=lambda cm: cm[1].bit_count())
-    forced = -1
-    if first is not None:
-        card, forced = first
-        at = next(i for i, (c, _) in enumerate(cards) if c is card)
-        cards.insert(0, cards.pop(at))
-    for card, mask in cards:
-        if forced >= 0:
-            h, forced = forced, -1
-        else:
-            # Holders in a set with no slack left may take only cards bound to that set.
-            barred = 0
-            for i, f in outside[mask]:
-                if slack[i] == 0:
-                    barred |= f
-            allowed = mask & ~barred
-            options: list[int] = []
-            weights = 0
-            for h in _HOLDERS_IN[allowed]:
-                if room[h]:
-                    options.append(h)
-                    weights += room[h]
-            pick = below(weights)
-            for h in options:
-                pick -= room[h]
-                if pick < 0:
-                    break
-        room[h] -= 1
-        out[h].append(card)
-        for i in holds[h]:
-            slack[i] -= 1
-        for i in inside[mask]:
-            slack[i] += 1
-    free = problem.free[:]
-    rng.shuffle(free)
-    at = 0
-    for h in holders:
-        take = room[h]
-        out[h].extend(free[at : at + take])
-        at += take
-    return out
 
 
 class Sampler:
@@ -335,7 +193,7 @@ class Sampler:
         if not cases:
             cases = [allowed]
         keep = frozenset(c for c in self.unseen if hold is not None and c.fail_suit is hold)
-        problems = [_Problem(cap, case, keep) for case in cases]
+        problems = [Problem(cap, case, keep) for case in cases]
         self.problems = [p for p in problems if p.feasible]
         if not self.problems:
             # The view says more than these rules can express (it should not happen):
@@ -343,8 +201,8 @@ class Sampler:
             self.hold_suit = None
             loose = dict.fromkeys(self.unseen, all_holders)
             self._called_card(loose, plays)
-            self.problems = [p for p in [_Problem(cap, loose, frozenset())] if p.feasible] or [
-                _Problem(cap, dict.fromkeys(self.unseen, all_holders), frozenset())
+            self.problems = [p for p in [Problem(cap, loose, frozenset())] if p.feasible] or [
+                Problem(cap, dict.fromkeys(self.unseen, all_holders), frozenset())
             ]
 
     def _read_auction(self, plays: list[tuple[int, Card | None, int]]) -> None:
@@ -547,7 +405,7 @@ class Sampler:
                 ]
             if options:
                 first = (options[rng.below(len(options))], h)
-        return self._world(_place(problem, rng, first))
+        return self._world(place(problem, rng, first))
 
     def _world(self, placed: list[list[Card]]) -> World:
         view = self.view
