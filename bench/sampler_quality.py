@@ -2,6 +2,7 @@
 
     nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 10000 --field beginner
     nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 10000 --field standard
+    nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 2000 --field standard --cracks
 
 Hands of 5-handed ``standard`` played by a field of one level (``beginner`` or
 ``standard``); from each hand one card decision of one seat is a position (seat and
@@ -14,6 +15,11 @@ blind or unknown, as one place) is scored against where the card really is: the
 multi-class Brier score and the log loss (probabilities floored at 0.001), averaged
 over the position's unseen cards. The report: each sampler's mean, and the mean of
 (new - old) per position with a paired bootstrap 95% interval (lower is better).
+
+``--cracks``: hands with cracking on, only those where some seat cracked, and the
+sampler reading the cracks against the same sampler without (``Sampler(view,
+cracks=False)``) instead of version 1's; with the crackers' mean defence for cracking
+(``strength.crack_defence``) in each sampler's worlds and in their hands.
 """
 
 from __future__ import annotations
@@ -27,8 +33,10 @@ from sheepshead import bots
 from sheepshead.bots.expert import WORLDS
 from sheepshead.bots.frozen.v1.sampler import Sampler as OldSampler
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import Sampler, World
+from sheepshead.bots.sampler import Sampler, World, plays_of
+from sheepshead.bots.strength import crack_defence
 from sheepshead.cards import Card
+from sheepshead.cli import _rules_with
 from sheepshead.game import Game, Phase
 from sheepshead.rules import PRESETS
 from sheepshead.view import SeatView
@@ -36,12 +44,14 @@ from sheepshead.view import SeatView
 Position = tuple[SeatView, list[tuple[Card, ...]]]
 
 
-def positions(field: str, count: int, first: int = 0) -> list[Position]:
-    """One position per hand: a seat's card decision, and every seat's true cards."""
+def positions(field: str, count: int, first: int = 0, cracks: bool = False) -> list[Position]:
+    """One position per hand: a seat's card decision, and every seat's true cards;
+    ``cracks``: of hands with cracking on where some seat cracked."""
     out: list[Position] = []
     i = first
+    rules = _rules_with(PRESETS["standard"], ["cracking=true"] if cracks else [])
     while len(out) < count:
-        game = Game.deal(PRESETS["standard"], i % 5, f"sampler-quality-{field}-{i}".encode())
+        game = Game.deal(rules, i % 5, f"sampler-quality-{field}-{i}".encode())
         seat = (i * 3) % 5
         found: list[Position] = []
         while not game.is_done:
@@ -50,7 +60,7 @@ def positions(field: str, count: int, first: int = 0) -> list[Position]:
             if game.turn == seat and game.phase is Phase.PLAYING and len(view.legal) > 1:
                 found.append((view, [game.hands[s] for s in range(game.players)]))
             game = game.apply(bots.decide(field, view, seed=i))
-        if found:
+        if found and (game.cracks or not cracks):
             out.append(found[(i * 7) % len(found)])
         i += 1
     return out
@@ -98,19 +108,57 @@ def bootstrap(diffs: list[float], resamples: int = 1000) -> tuple[float, float]:
     return means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
 
 
-def measure(field: str, count: int, worlds: int) -> dict[str, object]:
+def measure(field: str, count: int, worlds: int, cracks: bool = False) -> dict[str, object]:
     rows: list[tuple[float, float, float, float]] = []
     make: list[Callable[[SeatView], object]] = [OldSampler, Sampler]
-    for index, (view, truth) in enumerate(positions(field, count)):
+    if cracks:
+        make = [lambda view: Sampler(view, cracks=False), Sampler]
+    #: The crackers' defence for cracking: in each sampler's worlds, and in truth.
+    defence: list[tuple[float, float, float]] = []
+    for index, (view, truth) in enumerate(positions(field, count, cracks=cracks)):
         seed = f"{index}".encode().ljust(32, b"\0")
         pair = []
+        shown: list[float] = []
+        crackers = [
+            int(move.split()[0])
+            for move in view.moves
+            if move.endswith(" crack") and int(move.split()[0]) != view.seat
+        ]
+        played = [
+            [c for s, c, _ in plays_of(view) if s == seat and c] for seat in range(view.players)
+        ]
         for build in make:
             sampler = build(view)
             rng = Rng.from_bytes(seed)
-            pair.append(score(view, truth, [sampler.sample(rng) for _ in range(worlds)]))  # type: ignore[attr-defined]
+            drawn = [sampler.sample(rng) for _ in range(worlds)]  # type: ignore[attr-defined]
+            pair.append(score(view, truth, drawn))
+            total = sum(w.weight for w in drawn) * max(1, len(crackers))
+            shown.append(
+                sum(
+                    w.weight * crack_defence((*w.hands[s], *played[s]))
+                    for w in drawn
+                    for s in crackers
+                )
+                / total
+            )
         (b0, l0), (b1, l1) = pair
         rows.append((b0, b1, l0, l1))
-    report: dict[str, object] = {"field": field, "positions": len(rows), "worlds": worlds}
+        if crackers:
+            held = [crack_defence((*truth[s], *played[s])) for s in crackers]
+            defence.append((shown[0], shown[1], sum(held) / len(held)))
+    report: dict[str, object] = {
+        "field": field,
+        "positions": len(rows),
+        "worlds": worlds,
+        "cracks": cracks,
+    }
+    if defence:
+        report["cracker_defence"] = {
+            "positions": len(defence),
+            "today": sum(d[0] for d in defence) / len(defence),
+            "new": sum(d[1] for d in defence) / len(defence),
+            "held": sum(d[2] for d in defence) / len(defence),
+        }
     for name, a, b in (("brier", 0, 1), ("log_loss", 2, 3)):
         old = [r[a] for r in rows]
         new = [r[b] for r in rows]
@@ -130,8 +178,9 @@ def main() -> None:
     parser.add_argument("--field", choices=("beginner", "standard"), default="beginner")
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--worlds", type=int, default=WORLDS)
+    parser.add_argument("--cracks", action="store_true", help="cracked hands, cracks read or not")
     args = parser.parse_args()
-    print(json.dumps(measure(args.field, args.positions, args.worlds)))
+    print(json.dumps(measure(args.field, args.positions, args.worlds, args.cracks)))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from sheepshead import record
 from sheepshead.actions import PICK, Call, Play
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler, World, plays_of
+from sheepshead.bots.strength import CRACK_THRESHOLD, crack_defence
 from sheepshead.cards import DECK, Card, parse_cards
 from sheepshead.game import Game
 from sheepshead.hand import Phase
@@ -228,6 +229,36 @@ def test_a_seat_that_cracked_is_not_the_partner() -> None:
     rng = Rng.from_int(3)
     for _ in range(30):
         assert Card.parse("AH") in sampler.sample(rng).hands[4]
+
+
+def _weighted_defence(sampler: Sampler, seat: int, worlds: int) -> float:
+    """The weighted mean of ``seat``'s defence for cracking over ``worlds`` worlds."""
+    rng = Rng.from_int(11)
+    total = weight = 0.0
+    for _ in range(worlds):
+        world = sampler.sample(rng)
+        total += world.weight * crack_defence(world.hands[seat])
+        weight += world.weight
+    return total / weight
+
+
+def test_a_crack_reads_as_trumps_and_a_no_crack_as_few() -> None:
+    # Seat 3 cracks (its trumps score 9.0, the standard level's threshold), seat 4
+    # holds the called ace (a partner may only say no crack), seat 0 says no crack
+    # with 8.4. To seat 1, a crack is strength in trump and a no crack the want of it.
+    rules = PRESETS["standard"].replace(cracking=True)
+    moves = ["1 pass", "2 pick", "2 bury 9D KC", "2 call AH", "3 crack", "4 nocrack", "0 nocrack"]
+    game = _hand(rules, CALLED_HAND, "KC 9D", moves)
+    view = game.view(1)
+    read, unread = Sampler(view), Sampler(view, cracks=False)
+    assert crack_defence(game.hands[3]) >= CRACK_THRESHOLD > crack_defence(game.hands[0])
+    assert _weighted_defence(read, 3, 400) > _weighted_defence(unread, 3, 400) + 2.0
+    assert _weighted_defence(read, 0, 400) < _weighted_defence(unread, 0, 400)
+    # Without cracking the same passes and call weigh the worlds as before.
+    plain = _hand(PRESETS["standard"], CALLED_HAND, "KC 9D", moves[:4]).view(1)
+    rng_a, rng_b = Rng.from_int(2), Rng.from_int(2)
+    a, b = Sampler(plain), Sampler(plain, cracks=False)
+    assert [a.sample(rng_a) for _ in range(20)] == [b.sample(rng_b) for _ in range(20)]
 
 
 def test_a_jack_of_hearts_call_shows_the_picker_holds_the_jack_of_diamonds() -> None:

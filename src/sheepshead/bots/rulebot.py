@@ -19,7 +19,12 @@ from sheepshead.actions import ALONE, CRACK, NOCRACK, PASS, PICK, Action, Bury, 
 from sheepshead.bots.cardplay import choose_card
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.strength import STANDARD_PICK_THRESHOLDS, card_strength, hand_strength
+from sheepshead.bots.strength import (
+    CRACK_THRESHOLD,
+    STANDARD_PICK_THRESHOLDS,
+    crack_defence,
+    hand_strength,
+)
 from sheepshead.bots.style import Style
 from sheepshead.cards import FAIL_SUITS, Card, Rank, ten_of
 from sheepshead.hand import Phase
@@ -53,7 +58,7 @@ STYLES: dict[str, Style] = {
         pick=STANDARD_PICK_THRESHOLDS,
         pick_noise=0.0,
         alone=13.5,
-        crack=9.0,
+        crack=CRACK_THRESHOLD,
         play_noise=0.0,
     ),
     "beginner": Style(
@@ -183,10 +188,7 @@ class RuleBot:
     def _crack(self, view: SeatView) -> Action:
         if view.partner or CRACK not in view.legal:
             return NOCRACK
-        trumps = [c for c in view.cards if c.is_trump]
-        defence = sum(card_strength(c) for c in trumps) + 0.5 * sum(
-            1 for c in trumps if c.rank is Rank.QUEEN
-        )
+        defence = crack_defence(view.cards)
         threshold = self.style.crack * view.rules.cards_per_seat / 6
         return CRACK if defence >= threshold else NOCRACK
 

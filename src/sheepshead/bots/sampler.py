@@ -36,8 +36,11 @@ the auction and the play were in it: for each seat that passed, the chance that 
 seat dealt its cards in that world (its cards now and those it played) passes at its
 position (``pass_likelihood``: a soft step at the expert's pick threshold,
 ``PASS_SCALE`` wide, never below ``PASS_FLOOR``); for the picker, the chance that its
-cards now and played would have picked; and ``SHOWN_DEFENDER`` when the world gives
-the called card to a seat the play showed on the defence. ``bench/sampler_quality.py``
+cards now and played would have picked; for each seat that cracked or did not, the
+chance it would by the standard level's rule (``strength.crack_likelihood``: a soft
+step at ``CRACK_THRESHOLD``; the partner's forced "no crack" is not read); and
+``SHOWN_DEFENDER`` when the world gives the called card to a seat the play showed on
+the defence. ``bench/sampler_quality.py``
 measures the gain (``docs/bots.md``). ``Sampler(view, read=False)`` leaves it out.
 """
 
@@ -50,7 +53,12 @@ from sheepshead import kernel
 from sheepshead.bots.knowledge import shown_defenders
 from sheepshead.bots.placement import Problem, place
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.strength import PICK_THRESHOLDS, hand_strength
+from sheepshead.bots.strength import (
+    CRACK_THRESHOLD,
+    PICK_THRESHOLDS,
+    crack_likelihood,
+    hand_strength,
+)
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
 from sheepshead.hand import Phase
 from sheepshead.view import SeatView
@@ -119,11 +127,13 @@ class Sampler:
     """Worlds for one view: ``Sampler(view).sample(rng)``. The constraints are read
     once; each world then costs a bounded, small amount of work."""
 
-    def __init__(self, view: SeatView, read: bool = True) -> None:
+    def __init__(self, view: SeatView, read: bool = True, cracks: bool = True) -> None:
         """``read``: weight each world by how likely the auction and the play made it
-        (``_likelihood``); off, every consistent world weighs alike (version 1)."""
+        (``_likelihood``); off, every consistent world weighs alike (version 1).
+        ``cracks``: the cracks read too (off: as before they were read)."""
         self.view = view
         self.read = read
+        self.read_cracks = cracks
         n = view.players
         me = view.seat
         rules = view.rules
@@ -211,26 +221,44 @@ class Sampler:
         view = self.view
         n = view.players
         table = _THRESHOLDS.get(f"{n}/{view.rules.partner.value}")
+        if table is not None and len(table) != n:
+            table = None
         self.passers: list[tuple[int, float, tuple[Card, ...]]] = []
         self.picker_read: tuple[int, float, tuple[Card, ...]] | None = None
-        if table is not None and len(table) == n:
-            played: dict[int, list[Card]] = {}
-            for seat, card, _ in plays:
-                if card is not None:
-                    played.setdefault(seat, []).append(card)
-            for move in view.moves:
-                seat_text, _, verb = move.partition(" ")
-                if verb != "pass" or int(seat_text) == self.me:
-                    continue
+        #: Each other seat's crack or not (by the standard level's rule, on its cards
+        #: dealt): a partner may not crack, so its "no crack" says nothing (the holder
+        #: of the called card is not read; a second partner, on the picker's right, not
+        #: at all).
+        self.crackers: list[tuple[int, bool, tuple[Card, ...]]] = []
+        self.crack_at = CRACK_THRESHOLD * view.rules.cards_per_seat / 6
+        picker = view.picker
+        second = -1
+        if picker is not None and view.rules.second_partner:
+            second = (picker - 1) % n
+        played: dict[int, tuple[Card, ...]] = {}
+        for seat, card, _ in plays:
+            if card is not None:
+                played[seat] = (*played.get(seat, ()), card)
+        for move in view.moves:
+            seat_text, _, verb = move.partition(" ")
+            if verb == "pass" and table is not None and int(seat_text) != self.me:
                 seat = int(seat_text)
                 threshold = table[(seat - view.dealer - 1) % n]
-                self.passers.append((seat, threshold, tuple(played.get(seat, ()))))
-            picker = view.picker
-            if picker is not None and picker != self.me and view.phase is not Phase.BURYING:
-                # The picker kept its best cards of the blind: what it holds now and
-                # what it played should score at least its seat's threshold.
-                threshold = table[(picker - view.dealer - 1) % n]
-                self.picker_read = (picker, threshold, tuple(played.get(picker, ())))
+                self.passers.append((seat, threshold, played.get(seat, ())))
+            elif verb in ("crack", "nocrack") and self.read_cracks:
+                seat = int(seat_text)
+                if seat not in (self.me, second):
+                    self.crackers.append((seat, verb == "crack", played.get(seat, ())))
+        if (
+            table is not None
+            and picker is not None
+            and picker != self.me
+            and view.phase is not Phase.BURYING
+        ):
+            # The picker kept its best cards of the blind: what it holds now and what
+            # it played should score at least its seat's threshold.
+            threshold = table[(picker - view.dealer - 1) % n]
+            self.picker_read = (picker, threshold, played.get(picker, ()))
         called = view.called
         self.suspect: frozenset[int] = frozenset()
         if called is not None and called in self.unseen:
@@ -244,6 +272,12 @@ class Sampler:
             seat, threshold, played = self.picker_read
             weight *= 1.0 - pass_likelihood((*hands[seat], *played), threshold) + PASS_FLOOR
         called = self.view.called
+        for seat, cracked, played in self.crackers:
+            dealt = (*hands[seat], *played)
+            if cracked:
+                weight *= crack_likelihood(dealt, self.crack_at)
+            elif called not in dealt:
+                weight *= 1.0 - crack_likelihood(dealt, self.crack_at)
         for seat in self.suspect:
             if called in hands[seat]:
                 weight *= SHOWN_DEFENDER

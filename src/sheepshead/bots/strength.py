@@ -4,10 +4,20 @@ that scores high)."""
 
 from __future__ import annotations
 
+import math
+
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, ace_of, ten_of
 from sheepshead.kernel import SUIT_KEY, SUIT_MASK, TRUMPS
 
-__all__ = ["PICK_THRESHOLDS", "STANDARD_PICK_THRESHOLDS", "card_strength", "hand_strength"]
+__all__ = [
+    "CRACK_THRESHOLD",
+    "PICK_THRESHOLDS",
+    "STANDARD_PICK_THRESHOLDS",
+    "card_strength",
+    "crack_defence",
+    "crack_likelihood",
+    "hand_strength",
+]
 
 #: Pick thresholds (``hand_strength``) per table, one per position from the dealer's
 #: left, the dealer last: the expert picks by them (and centres its pick search on
@@ -64,6 +74,32 @@ def card_strength(card: Card) -> float:
     if card.rank is Rank.ACE:
         return 1.0
     return 0.0
+
+
+#: The standard level cracks with a ``crack_defence`` of at least this, for six cards a
+#: seat (scaled by the cards a seat holds); the sampler reads a crack by it.
+CRACK_THRESHOLD = 9.0
+#: Reading a crack: how wide the step from "no crack" to "crack" is, in points of
+#: ``crack_defence`` (a trump is worth 1.2 to 3.0), and the least chance either way, so
+#: a table of people (or beginners, who crack at 8) leaves every world possible.
+CRACK_SCALE = 1.0
+CRACK_FLOOR = 0.03
+
+
+def crack_defence(cards: tuple[Card, ...] | list[Card]) -> float:
+    """A defender's strength for cracking: its trumps' strengths, and half a point a queen."""
+    trumps = [c for c in cards if c.is_trump]
+    return sum(card_strength(c) for c in trumps) + 0.5 * sum(
+        1 for c in trumps if c.rank is Rank.QUEEN
+    )
+
+
+def crack_likelihood(dealt: tuple[Card, ...] | list[Card], threshold: float) -> float:
+    """How likely a seat dealt ``dealt`` is to crack where cracking takes ``threshold``:
+    a soft step ``CRACK_SCALE`` wide, never below ``CRACK_FLOOR`` either way."""
+    x = (crack_defence(dealt) - threshold) / CRACK_SCALE
+    p = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
+    return min(1.0 - CRACK_FLOOR, max(CRACK_FLOOR, p))
 
 
 def hand_strength(cards: tuple[Card, ...] | list[Card]) -> float:
