@@ -32,7 +32,7 @@ from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler, World
 from sheepshead.bots.sim import SimHand
-from sheepshead.bots.strength import hand_strength
+from sheepshead.bots.strength import hand_strength, table_key
 from sheepshead.cards import FAIL_SUITS, Card, ace_of
 from sheepshead.game import Game
 from sheepshead.hand import Phase
@@ -102,11 +102,6 @@ CALL_WORLDS = 40
 POINT_WEIGHT = 0.001
 
 # Pick or pass --------------------------------------------------------------------
-
-
-def table_key(view: SeatView) -> str:
-    """The table, as the pick thresholds name it: players and partner rule."""
-    return f"{view.players}/{view.rules.partner.value}"
 
 
 def pick_gap(view: SeatView, standard: RuleBot) -> float:

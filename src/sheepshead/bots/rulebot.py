@@ -24,6 +24,7 @@ from sheepshead.bots.strength import (
     STANDARD_PICK_THRESHOLDS,
     crack_defence,
     hand_strength,
+    table_key,
 )
 from sheepshead.bots.style import Style
 from sheepshead.cards import FAIL_SUITS, Card, Rank, ten_of
@@ -78,7 +79,7 @@ STYLES: dict[str, Style] = {
 def _pick_threshold(view: SeatView, style: Style) -> float:
     n = view.players
     position = (view.seat - view.dealer - 1) % n
-    return style.pick_table(f"{n}/{view.rules.partner.value}")[position]
+    return style.pick_table(table_key(view))[position]
 
 
 # The bot --------------------------------------------------------------------

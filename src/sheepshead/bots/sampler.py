@@ -58,6 +58,7 @@ from sheepshead.bots.strength import (
     PICK_THRESHOLDS,
     crack_likelihood,
     hand_strength,
+    table_key,
 )
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
 from sheepshead.hand import Phase
@@ -220,7 +221,7 @@ class Sampler:
         and the seats the play shows on the defence, for ``_likelihood``."""
         view = self.view
         n = view.players
-        table = _THRESHOLDS.get(f"{n}/{view.rules.partner.value}")
+        table = _THRESHOLDS.get(table_key(view))
         if table is not None and len(table) != n:
             table = None
         self.passers: list[tuple[int, float, tuple[Card, ...]]] = []

@@ -8,6 +8,7 @@ import math
 
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, ace_of, ten_of
 from sheepshead.kernel import SUIT_KEY, SUIT_MASK, TRUMPS
+from sheepshead.view import SeatView
 
 __all__ = [
     "CRACK_THRESHOLD",
@@ -17,6 +18,7 @@ __all__ = [
     "crack_defence",
     "crack_likelihood",
     "hand_strength",
+    "table_key",
 ]
 
 #: Pick thresholds (``hand_strength``) per table, one per position from the dealer's
@@ -48,6 +50,11 @@ STANDARD_PICK_THRESHOLDS: tuple[tuple[str, tuple[float, ...]], ...] = tuple(
     (key, tuple(round(t - 0.3, 3) for t in row) if key == "6/jack-of-diamonds" else row)
     for key, row in PICK_THRESHOLDS
 )
+
+
+def table_key(view: SeatView) -> str:
+    """The table, as the pick thresholds name it: players and partner rule."""
+    return f"{view.players}/{view.rules.partner.value}"
 
 
 _TRUMP_VALUE = {
