@@ -41,6 +41,8 @@ version 1's, or changed, by ``key=value`` items:
 - ``merge=1``: of candidates that are equivalent (the same suit, trump or fail, the
   same points, and no card that might still be played ranked between them; never the
   called card), only the lowest is searched; with one left, no search at all.
+- ``mix=vK``: every other world played out with version K's policy instead of this
+  code's (a search less tied to one model of the other seats' play).
 - ``auction=v1``: every decision but a card to play (pick, bury, call, alone, crack)
   by version 1's expert, the card play by this code's.
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
@@ -96,6 +98,7 @@ _PARTS = (
     "pshift",
     "ptrump",
     "merge",
+    "mix",
 )
 
 #: How much likelier a standard picker's six cards after its bury (5-handed) hold t
@@ -165,6 +168,11 @@ class Hybrid:
             play = frozen.playout
             if "sim" not in self.spec:
                 build, partners = frozen.sim_of, frozen.partners_of
+        plays = [play]
+        if "mix" in self.spec:
+            mixed = self.spec["mix"]
+            other = importlib.import_module(f"sheepshead.bots.frozen.{mixed}.playout")
+            plays.append(v1_playout.playout if mixed == "v1" else other.playout)
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
         template: Any = None
@@ -183,7 +191,8 @@ class Hybrid:
                 float(self.spec.get("pshift", "0")),
                 self.spec.get("ptrump") == "1",
             )
-        for world in drawn:
+        for j, world in enumerate(drawn):
+            play = plays[j % len(plays)]
             weight = world.weight
             base: Any
             if playread:
