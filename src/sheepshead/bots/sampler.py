@@ -20,16 +20,16 @@ unknown card. Every world respects everything public in the ``SeatView``:
 
 The sampler reads the ``SeatView`` and nothing else, so it cannot leak.
 
-**Method.** Sequential constrained assignment, with bounded work per world (no
-rejection): each card may go to a set of *holders*; cards with a restricted set are
-placed one by one (in random order, each to a holder drawn in proportion to its
-free room) among the holders that keep the rest placeable, which Hall's condition
-checks over the unions of the cards' sets of holders; the unrestricted cards then fill the
-free room at random. An ace call's "keeps a card of the suit" is met by first giving
-the picker one such card; as that favours worlds where the picker has many of the
-suit, such a world carries the weight 1 / (cards of the suit the picker holds). An
-unknown call's either-or per suit is settled by drawing one of the cases that
-remain possible, each as likely.
+**Method.** Sequential constrained assignment (``placement.py``), with bounded work
+per world (no rejection): each card may go to a set of *holders*; cards with a
+restricted set are placed one by one (in random order, each to a holder drawn in
+proportion to its free room) among the holders that keep the rest placeable, which
+Hall's condition checks over the unions of the cards' sets of holders; the
+unrestricted cards then fill the free room at random. An ace call's "keeps a card of
+the suit" is met by first giving the picker one such card; as that favours worlds
+where the picker has many of the suit, such a world carries the weight 1 / (cards of
+the suit the picker holds). An unknown call's either-or per suit is settled by drawing
+one of the cases that remain possible, each as likely.
 
 **Reading the table** (version 2). A world's weight is then multiplied by how likely
 the auction and the play were in it: for each seat that passed, the chance that a
@@ -40,8 +40,8 @@ cards now and played would have picked; for each seat that cracked or did not, t
 chance it would by the standard level's rule (``strength.crack_likelihood``: a soft
 step at ``CRACK_THRESHOLD``; the partner's forced "no crack" is not read); and
 ``SHOWN_DEFENDER`` when the world gives the called card to a seat the play showed on
-the defence. ``bench/sampler_quality.py``
-measures the gain (``docs/bots.md``). ``Sampler(view, read=False)`` leaves it out.
+the defence. ``bench/sampler_quality.py`` measures the gain (``docs/bots.md``).
+``Sampler(view, read=False)`` leaves it out.
 """
 
 from __future__ import annotations
