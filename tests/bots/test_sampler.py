@@ -261,6 +261,36 @@ def test_a_crack_reads_as_trumps_and_a_no_crack_as_few() -> None:
     assert [a.sample(rng_a) for _ in range(20)] == [b.sample(rng_b) for _ in range(20)]
 
 
+def test_the_partners_forced_no_crack_is_not_read() -> None:
+    # Seat 3 picks and calls the ace of hearts; seat 4 says no crack, seat 0 cracks (so
+    # the ace is with seat 2 or seat 4). A partner may only say no crack: seat 4's says
+    # it is weak in trump only where it does not hold the ace. So, to seat 1, a seat 4
+    # strong in trump is likelier the partner once the cracks are read.
+    rules = PRESETS["standard"].replace(cracking=True)
+    hands = [
+        "QD JS JH KD 7D AS",
+        "AC TC 9C 8C 7S 9S",
+        "QC QS JD 7C 8S KS",
+        "QH JC AD 9H TD 8D",
+        "AH TH KH 8H 7H TS",
+    ]
+    moves = ["1 pass", "2 pass", "3 pick", "3 bury 9D KC", "3 call AH", "4 nocrack", "0 crack"]
+    view = _hand(rules, hands, "KC 9D", moves).view(1)
+    ace = Card.parse("AH")
+
+    def partner_share(sampler: Sampler) -> float:
+        rng = Rng.from_int(5)
+        strong = partner = 0.0
+        for _ in range(1000):
+            world = sampler.sample(rng)
+            if crack_defence(world.hands[4]) >= 7:
+                strong += world.weight
+                partner += world.weight * (ace in world.hands[4])
+        return partner / strong
+
+    assert partner_share(Sampler(view)) > partner_share(Sampler(view, cracks=False)) + 0.08
+
+
 def test_a_jack_of_hearts_call_shows_the_picker_holds_the_jack_of_diamonds() -> None:
     rules = Rules(
         partner=PartnerRule.JACK_OF_DIAMONDS, jd_picker_holds=JdPickerHolds("call-jack-of-hearts")
