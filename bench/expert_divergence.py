@@ -16,6 +16,12 @@ difference gain, not why.
 
 ``--summary`` sums ``diff`` by role, by trick and by lead or follow, each with its
 mean and a normal 95% interval.
+
+``--agreement N``: how well each model predicts version 1's expert. N hands of version
+1's experts in every seat (deal set ``agree``); at each card decision with a choice,
+how often version 1's standard level (its playout policy), this code's standard level
+(the one policy this code's playouts play every seat by) and this code's expert pick
+the card version 1's expert played.
 """
 
 from __future__ import annotations
@@ -100,6 +106,34 @@ def play(preset: str, rules_args: list[str], first: int, deals: int, deal_set: s
                 print(json.dumps(found), flush=True)
 
 
+def agreement(preset: str, rules_args: list[str], hands: int) -> None:
+    rules = _rules_with(PRESETS[preset], rules_args)
+    n = rules.players
+    models: dict[str, tuple[str, str | None]] = {
+        "version 1's standard": ("standard", "1"),
+        "standard": ("standard", None),
+        "expert": ("expert", None),
+    }
+    agree = dict.fromkeys(models, 0)
+    decisions = 0
+
+    def field(game: Game) -> Action:
+        nonlocal decisions
+        assert game.turn is not None
+        view = game.view(game.turn)
+        played = bots.decide("expert", view, 0, "1")
+        if isinstance(played, Play) and len(view.legal) > 1:
+            decisions += 1
+            for name, (level, version) in models.items():
+                agree[name] += bots.decide(level, view, 0, version) == played
+        return played
+
+    for index in range(hands):
+        play_hand(rules, index % n, deal_seed("agree", index), [field] * n, [None] * n, None)
+    shares = {name: round(count / max(1, decisions), 3) for name, count in agree.items()}
+    print(json.dumps({"preset": preset, "hands": hands, "decisions": decisions, "agree": shares}))
+
+
 def summary(files: list[str]) -> None:
     rows: list[dict[str, Any]] = []
     for name in files:
@@ -134,9 +168,12 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=250)
     parser.add_argument("--deal-seed", default="issue3-eval")
     parser.add_argument("--summary", nargs="+", metavar="FILE", help="sum earlier runs' lines")
+    parser.add_argument("--agreement", type=int, metavar="HANDS", help="models against version 1")
     args = parser.parse_args()
     if args.summary:
         summary(args.summary)
+    elif args.agreement:
+        agreement(args.preset, args.rule, args.agreement)
     else:
         play(args.preset, args.rule, args.first, args.deals, args.deal_seed)
 
