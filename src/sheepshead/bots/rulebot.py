@@ -23,6 +23,7 @@ from sheepshead.bots.strength import (
     CRACK_THRESHOLD,
     STANDARD_PICK_THRESHOLDS,
     crack_defence,
+    crack_threshold,
     hand_strength,
     table_key,
 )
@@ -190,7 +191,7 @@ class RuleBot:
         if view.partner or CRACK not in view.legal:
             return NOCRACK
         defence = crack_defence(view.cards)
-        threshold = self.style.crack * view.rules.cards_per_seat / 6
+        threshold = crack_threshold(self.style.crack, view.rules.cards_per_seat)
         return CRACK if defence >= threshold else NOCRACK
 
     # Name (leaster with the named-trick blind) --------------------------------

@@ -17,6 +17,7 @@ __all__ = [
     "card_strength",
     "crack_defence",
     "crack_likelihood",
+    "crack_threshold",
     "hand_strength",
     "table_key",
 ]
@@ -91,6 +92,11 @@ CRACK_THRESHOLD = 9.0
 #: a table of people (or beginners, who crack at 8) leaves every world possible.
 CRACK_SCALE = 1.0
 CRACK_FLOOR = 0.03
+
+
+def crack_threshold(threshold: float, cards_per_seat: int) -> float:
+    """A crack threshold set for six cards a seat, at a table of ``cards_per_seat``."""
+    return threshold * cards_per_seat / 6
 
 
 def crack_defence(cards: tuple[Card, ...] | list[Card]) -> float:
