@@ -72,7 +72,7 @@ from sheepshead.bots.frozen.v1 import expert as v1_expert
 from sheepshead.bots.frozen.v1 import knowledge as v1_knowledge
 from sheepshead.bots.frozen.v1 import playout as v1_playout
 from sheepshead.bots.frozen.v1 import sampler as v1_sampler
-from sheepshead.bots.knowledge import read_view
+from sheepshead.bots.knowledge import beats, read_view
 from sheepshead.bots.playout import choose as policy_choose
 from sheepshead.bots.playout import playout as v2_playout
 from sheepshead.bots.rng import Rng
@@ -99,13 +99,14 @@ _PARTS = (
     "ptrump",
     "merge",
     "mix",
+    "anchor",
 )
 
 #: How much likelier a standard picker's six cards after its bury (5-handed) hold t
 #: trumps than six random cards: the share among 2,753 picks of the deal set "calib"
 #: over the hypergeometric share; at least 0.02, so that every world stays possible.
 PICKER_TRUMPS = (0.02, 0.02, 0.02, 0.25, 1.94, 9.78, 59.5)
-_FILTERS = ("no_waste", "schmear", "risky")
+_FILTERS = ("no_waste", "schmear", "risky", "called_lead")
 
 
 class Hybrid:
@@ -115,7 +116,7 @@ class Hybrid:
 
     def __init__(self, spec: dict[str, str]) -> None:
         self.spec = spec
-        own = (*_PARTS, *_FILTERS, "bank_margin", "auction")
+        own = (*_PARTS, *_FILTERS, "bank_margin", "auction", "risky_defence")
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
         if "bank_margin" in spec:
@@ -124,6 +125,9 @@ class Hybrid:
             filters = replace(filters, no_waste_tables=frozenset())
         if "risky" in spec:  # at every table, three-handed too
             filters = replace(filters, risky_tables=frozenset({3, 4, 5, 6}))
+        if "risky_defence" in spec:  # the tables where it binds the defenders: 5,6 or none
+            tables = spec["risky_defence"].split("+") if spec["risky_defence"] != "0" else []
+            filters = replace(filters, risky_defence_tables=frozenset(int(t) for t in tables))
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
         self.filters = filters
         self.point_weight = self.bot.point_weight
@@ -142,6 +146,8 @@ class Hybrid:
             options = live.candidates(view, read_view(view), self.filters)
         if self.spec.get("merge") == "1":
             options = _merged(view, options)
+        if self.spec.get("anchor") == "1":
+            options = _anchored(view, options)
         if len(options) == 1:
             return Play(options[0])
         return Play(self.search(view, options, rng))
@@ -215,6 +221,23 @@ class Hybrid:
                 value[i] += weight * (sim.scores()[me] + pw * sim.own_points(me))
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
+
+
+def _anchored(view: SeatView, options: list[Card]) -> list[Card]:
+    """The picker following (``anchor=1``): no trump above the one policy's card where
+    that card is a trump taking the trick as it stands."""
+    if view.picker != view.seat or not view.trick.cards or len(options) < 2:
+        return options
+    k = read_view(view)
+    if k.best is None:
+        return options
+    mine = bots.decide("standard", view, 0)
+    assert isinstance(mine, Play)
+    card = mine.card
+    if not card.is_trump or not beats(card, k.best, k.led):
+        return options
+    kept = [c for c in options if not (c.is_trump and c.power > card.power)]
+    return kept or options
 
 
 def _merged(view: SeatView, options: list[Card]) -> list[Card]:

@@ -167,7 +167,7 @@ def test_a_three_handed_defender_may_cash_its_ace_on_the_first_round() -> None:
     k = read_view(view)
     assert "AH" in {c.text for c in candidates(view, k)}
     # With the rule on at this table, the ace would be kept from the search.
-    ruled = Filters(risky_tables=frozenset({3}))
+    ruled = Filters(risky_tables=frozenset({3}), risky_defence_tables=frozenset({3}))
     assert "AH" not in {c.text for c in candidates(view, k, ruled)}
 
 

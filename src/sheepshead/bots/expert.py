@@ -315,15 +315,21 @@ class Filters:
     #: four-handed called ace (1,000 deals each; docs/bots.md, session of 2026-12-06).
     risky: bool = True
     risky_tables: frozenset[int] = frozenset({5, 6})
+    #: The tables of ``risky_tables`` where the rule binds the defenders too; elsewhere
+    #: it binds the picker's side only (the regression position's ten of diamonds).
+    risky_defence_tables: frozenset[int] = frozenset({5, 6})
+    #: A defender's lead of the called suit, through the picker (``candidates``).
+    called_lead: bool = True
 
 
 def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> list[Card]:
     """The legal cards that pass the convention filter (all of them if none would)."""
+    filters = filters or Filters()
     legal = [a.card for a in view.legal if isinstance(a, Play)]
     keep = [c for c in legal if not absurd(k, c, legal)]
     if not k.leading and not k.leaster and k.best is not None:
-        keep = _follow_filter(k, keep, filters or Filters())
-    if k.leading and not k.on_picker_side and not k.leaster:
+        keep = _follow_filter(k, keep, filters)
+    if k.leading and not k.on_picker_side and not k.leaster and filters.called_lead:
         called = k.called
         if (
             called is not None
@@ -407,7 +413,13 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
         if schmears:
             return schmears  # a known ally's sure trick: an ace or a ten on it
     winners = [c for c in keep if beats(c, best, led)]
-    if filters.risky and k.players in filters.risky_tables and winners and k.trick_points < 10:
+    if (
+        filters.risky
+        and k.players in filters.risky_tables
+        and winners
+        and k.trick_points < 10
+        and (k.on_picker_side or k.players in filters.risky_defence_tables)
+    ):
         # A poor trick is not worth risking a ten or an ace that may be overtaken
         # (the picker's ten of diamonds over a trick of nothing, holding the eight).
         cheaper = min(c.points for c in winners)
