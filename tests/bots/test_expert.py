@@ -171,6 +171,25 @@ def test_a_three_handed_defender_may_cash_its_ace_on_the_first_round() -> None:
     assert "AH" not in {c.text for c in candidates(view, k, ruled)}
 
 
+def test_a_five_handed_defender_may_cash_its_ace_on_the_first_round() -> None:
+    # Seat 0 leads the 8S, the first round of spades; seat 1, a defender with AS 9S,
+    # plays second. The 9S takes the trick for now, the ace might be trumped by a
+    # seat still to play; but the search is left to weigh the ace's 11 points: the
+    # rule that keeps a poor trick from an ace or ten that may be overtaken binds
+    # only the picker's side at five-handed tables since version 8 (docs/bots.md).
+    dealt = list(DEAL)
+    dealt[1], dealt[3] = "7H AC TC 9C AS 9S", "QD JS JH KD 7D 8C"
+    game = hand([*CALL, "0 play 8S"], dealt)
+    assert game.turn == 1
+    view = game.view(1)
+    k = read_view(view)
+    assert not k.on_picker_side
+    assert "AS" in {c.text for c in candidates(view, k)}
+    # With the rule binding the defenders too (version 7), the ace was kept from the search.
+    ruled = Filters(risky_defence_tables=frozenset({5}))
+    assert "AS" not in {c.text for c in candidates(view, k, ruled)}
+
+
 TEN_TRUMPS_DEAL = [
     "AC KC 9C 8C 7C AS KS 9S 8S 7S",
     "TC KD 9D 8D 7D TS AH TH KH 9H",

@@ -317,7 +317,9 @@ class Filters:
     risky_tables: frozenset[int] = frozenset({5, 6})
     #: The tables of ``risky_tables`` where the rule binds the defenders too; elsewhere
     #: it binds the picker's side only (the regression position's ten of diamonds).
-    risky_defence_tables: frozenset[int] = frozenset({5, 6})
+    #: Five-handed defenders left free to weigh their ace or ten gained the expert
+    #: 0.016 game points a hand against turn 1's expert (version 8, docs/bots.md).
+    risky_defence_tables: frozenset[int] = frozenset({6})
     #: A defender's lead of the called suit, through the picker (``candidates``).
     called_lead: bool = True
 
