@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import update
+from sqlalchemy import event, update
 from starlette.websockets import WebSocketDisconnect
 
 from server.helpers import Json, TestClient, identify, make_client
@@ -399,3 +400,45 @@ def test_a_steps_table_is_what_loading_it_again_gives(
         assert step.table.state(seat=state["seat"]) == friends.restore(step.stored).state(
             seat=state["seat"]
         )
+
+
+def a_move_lands_during_a_read(app: FastAPI) -> None:
+    """A person's move commits between the statements of another request's read of the
+    table (after its first): that read must be one moment of the table, before the move
+    or after it, never its row from before with its hands from after (a page that
+    showed a move played but the clock and seats of before it)."""
+    host = seated(app, "Early Reader")
+    code = host.post(API, json={"rules": {"players": 3}, "seconds": 30}).json()["code"]
+    sit(seated(app, "Late Reader"), code)
+    assert host.post(f"{API}/{code}/start").status_code == 200
+    friends = app.state.friends
+    before = friends.load(code)
+    table = friends.restore(before)
+    seat = table.game.turn
+    assert seat is not None
+    assert before.seats[seat].player_id is not None
+    action = friends.state(before, seat, table)["view"]["legal"][0]
+    reader, armed = threading.get_ident(), [True]
+
+    def move_now(*_: Any) -> None:
+        if armed[0] and threading.get_ident() == reader:
+            armed[0] = False
+            friends.act(code, before.seats[seat].player_id, action, before.version)
+
+    engine = app.state.engine
+    event.listen(engine, "after_cursor_execute", move_now)
+    try:
+        seen = friends.load(code)
+    finally:
+        event.remove(engine, "after_cursor_execute", move_now)
+    assert not armed[0], "the move was made during the read"
+    assert friends.load(code).version > before.version
+    assert seen.version in (before.version, friends.load(code).version)
+    restored = friends.restore(seen)
+    assert restored is not None
+    assert restored.version == seen.version
+    assert seen.turn_seat == restored.game.turn
+
+
+def test_a_read_is_one_moment_of_the_table_though_a_move_lands_during_it(app: FastAPI) -> None:
+    a_move_lands_during_a_read(app)

@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import update
 
 from server.helpers import TestClient, identify, make_client
+from server.test_friends import a_move_lands_during_a_read
 from server.test_postgres import postgres_url, settings  # noqa: F401  (fixtures)
 from sheepshead.server import Settings, create_app
 from sheepshead.store.friends import FriendHandRow, FriendTableRow, now
@@ -133,3 +134,9 @@ def test_a_wake_ups_one_statement_read_is_the_table_a_transaction_reads(
     assert stored.hands[0].done
     assert seen_hints
     assert two.state.friends.store.load_id("no-such-table") is None
+
+
+def test_a_read_is_one_moment_of_the_table_though_a_move_lands_during_it(
+    apps: tuple[FastAPI, FastAPI],
+) -> None:
+    a_move_lands_during_a_read(apps[0])

@@ -30,6 +30,7 @@ from sheepshead.store.friends_rows import (
     CLAIM,
     DUE,
     FINISH,
+    ID_BY_CODE,
     LOCK,
     MOVES,
     DoneHands,
@@ -264,16 +265,26 @@ class FriendsStore:
         return table
 
     def load(self, code: str) -> StoredTable | None:
+        """The table as it is now: one moment of it, although a write may commit while
+        it is read (its row, seats and hands all from before that write or all from
+        after it). On PostgreSQL its id, then the table in one statement."""
+        if self.postgres:
+            with self.reader.connect() as conn:
+                table_id = conn.execute(ID_BY_CODE, {"b_code": code}).scalar()
+                return None if table_id is None else read_whole(conn, table_id, self.done)
         with self.engine.connect() as conn:
+            _one_snapshot(conn)
             return assemble(conn, conn.execute(BY_CODE, {"b_code": code}).first(), self.done)
 
     def load_id(self, table_id: str) -> StoredTable | None:
-        """The table as it is now (what every wake-up reads): on PostgreSQL in one
-        statement, outside a transaction (one round trip instead of five)."""
+        """The table as it is now (what every wake-up reads), one moment of it as
+        ``load``'s: on PostgreSQL in one statement, outside a transaction (one round
+        trip instead of five)."""
         if self.postgres:
             with self.reader.connect() as conn:
                 return read_whole(conn, table_id, self.done)
         with self.engine.connect() as conn:
+            _one_snapshot(conn)
             return assemble(conn, conn.execute(BY_ID, {"b_id": table_id}).first(), self.done)
 
     @contextmanager
@@ -410,3 +421,10 @@ class FriendsStore:
                 )
             ).all()
         return {r.id: r.stamp for r in rows}
+
+
+def _one_snapshot(conn: Connection) -> None:
+    """SQLite: the statements that follow read one snapshot of the database. Python's
+    sqlite3 opens a transaction only before a write, so each ``SELECT`` alone would
+    see whatever had committed by then; the read ends with the connection's rollback."""
+    conn.exec_driver_sql("BEGIN")
