@@ -23,8 +23,8 @@ from sheepshead.bots.strength import (
     CRACK_THRESHOLD,
     STANDARD_PICK_THRESHOLDS,
     crack_defence,
-    crack_threshold,
     hand_strength,
+    per_six_cards,
     table_key,
 )
 from sheepshead.bots.style import Style
@@ -176,7 +176,7 @@ class RuleBot:
             return ALONE
         best = max(calls, key=lambda a: _call_value(kept, a))
         strength = hand_strength(kept) + 0.05 * sum(c.points for c in view.bury or ())
-        threshold = self.style.alone * view.rules.cards_per_seat / 6
+        threshold = per_six_cards(self.style.alone, view.rules.cards_per_seat)
         if best.unknown is not None:
             # An unknown call gives away a card and finds the partner late; with no
             # fail card to spare, it gives away a trump.
@@ -191,7 +191,7 @@ class RuleBot:
         if view.partner or CRACK not in view.legal:
             return NOCRACK
         defence = crack_defence(view.cards)
-        threshold = crack_threshold(self.style.crack, view.rules.cards_per_seat)
+        threshold = per_six_cards(self.style.crack, view.rules.cards_per_seat)
         return CRACK if defence >= threshold else NOCRACK
 
     # Name (leaster with the named-trick blind) --------------------------------

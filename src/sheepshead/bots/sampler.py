@@ -57,8 +57,8 @@ from sheepshead.bots.strength import (
     CRACK_THRESHOLD,
     PICK_THRESHOLDS,
     crack_likelihood,
-    crack_threshold,
     hand_strength,
+    per_six_cards,
     table_key,
 )
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, Suit, ace_of
@@ -232,7 +232,7 @@ class Sampler:
         #: of the called card is not read; a second partner, on the picker's right, not
         #: at all).
         self.crackers: list[tuple[int, bool, tuple[Card, ...]]] = []
-        self.crack_at = crack_threshold(CRACK_THRESHOLD, view.rules.cards_per_seat)
+        self.crack_at = per_six_cards(CRACK_THRESHOLD, view.rules.cards_per_seat)
         picker = view.picker
         second = -1
         if picker is not None and view.rules.second_partner:

@@ -17,8 +17,8 @@ __all__ = [
     "card_strength",
     "crack_defence",
     "crack_likelihood",
-    "crack_threshold",
     "hand_strength",
+    "per_six_cards",
     "table_key",
 ]
 
@@ -94,8 +94,9 @@ CRACK_SCALE = 1.0
 CRACK_FLOOR = 0.03
 
 
-def crack_threshold(threshold: float, cards_per_seat: int) -> float:
-    """A crack threshold set for six cards a seat, at a table of ``cards_per_seat``."""
+def per_six_cards(threshold: float, cards_per_seat: int) -> float:
+    """A threshold of a hand's strength set for six cards a seat (a crack's, going
+    alone's), at a table of ``cards_per_seat``: a strength is a sum over the cards."""
     return threshold * cards_per_seat / 6
 
 
