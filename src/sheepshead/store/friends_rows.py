@@ -178,9 +178,9 @@ _H = cast(Table, FriendHandRow.__table__)
 #: ``UPDATE`` that changes nothing: PostgreSQL's row lock, SQLite's write lock).
 BY_CODE = select(_T).where(_T.c.code == bindparam("b_code"))
 BY_ID = select(_T).where(_T.c.id == bindparam("b_id"))
-#: A code's table never changes, so its id may be read apart from the table.
-ID_BY_CODE = select(_T.c.id).where(_T.c.code == bindparam("b_code"))
 LOCK = update(_T).where(_T.c.code == bindparam("b_code")).values(stamp=_T.c.stamp).returning(*_T.c)
+#: The id by code: a code's table never changes, so it may be read apart from the table.
+ID_BY_CODE = select(_T.c.id).where(_T.c.code == bindparam("b_code"))
 #: Claimed by one process of several: a row another holds is skipped (PostgreSQL).
 CLAIM = BY_CODE.with_for_update(skip_locked=True)
 SEATS = (
