@@ -23,13 +23,11 @@ CHROMIUM    := /usr/bin/chromium
 APT_PACKAGES := chromium fonts-noto-core
 AXE         := tests/browser/axe/node_modules/axe-core/axe.min.js
 
-# The suite runs on three pytest-xdist workers on the CI machine's two cores, a test
-# file to a worker (its module fixtures, servers and databases are started once): a
-# third of the time a worker waits (on a browser, a socket, a clock), and the third
-# worker fills it (on 2026-12-07's machine 607 s against 688 s with two).
+# The suite runs on two pytest-xdist workers, one per core of the CI machine, a test
+# file to a worker (its module fixtures, servers and databases are started once).
 # `make test PYTEST_WORKERS=0` runs it in one process. Extra arguments for pytest,
 # e.g. `make test PYTEST_ARGS="-k deal"`.
-PYTEST_WORKERS ?= 3
+PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 # Extra arguments for `sheepshead serve`, e.g. `make run SERVE_ARGS="--port 8001"`.
 SERVE_ARGS  ?=
