@@ -4,11 +4,12 @@ its arguments, the viewports, the Content-Security-Policy pages are served with,
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route, ViewportSize
 
 from sheepshead.server import guide
 
@@ -79,3 +80,19 @@ def visitor_for(
     context.set_default_timeout(15_000)
     yield Visitor(context, server)
     context.close()
+
+
+def run_out_the_retries(page: Page, reported: Locator, attempts: list[str]) -> None:
+    """Move the page's clock (installed with ``page.clock.install()`` before it loaded)
+    through api.js's waits between attempts, until ``reported`` shows; the page still
+    makes every attempt, in order, without the test sitting through 7.4 s of waits.
+    ``attempts`` are the requests the test's route dropped: one and four retries."""
+    deadline = time.monotonic() + 15
+    while not reported.is_visible():
+        assert time.monotonic() < deadline, f"not reported after {len(attempts)} attempts"
+        page.clock.fast_forward(500)
+    assert len(attempts) == RETRIES + 1, attempts
+
+
+#: How many times api.js tries a request again before it says the connection is lost.
+RETRIES = 4

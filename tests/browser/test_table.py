@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from browser.helpers import DESKTOP, Visitor
+from browser.helpers import DESKTOP, Visitor, run_out_the_retries
 from browser.table import (
     Covered,
     deal_first,
@@ -197,6 +197,7 @@ def test_a_stale_second_tab_redraws_without_an_error(desktop: Visitor) -> None:
 
 def test_a_lost_connection_is_retried_then_reported(desktop: Visitor) -> None:
     page = desktop.new_page()
+    page.clock.install()  # time flows as ever, and the test may move it on
     page.goto("/play")
     deal_first(page)
     failures = {"left": 2}
@@ -217,11 +218,17 @@ def test_a_lost_connection_is_retried_then_reported(desktop: Visitor) -> None:
     page.unroute("**/api/v1/games/*/actions")
     # The server unreachable: the player is told, and nothing is lost.
     wait_idle(page)
-    page.route("**/api/v1/games/*/**", lambda route: route.abort())
+    dropped: list[str] = []
+
+    def unreachable(route: Route) -> None:
+        dropped.append(route.request.url)
+        route.abort()
+
+    page.route("**/api/v1/games/*/**", unreachable)
     before = visible_cards(page)
     control = page.locator("#actions button, #hand .card.live").first
     control.click()
-    expect(page.get_by_role("button", name="Try again")).to_be_visible(timeout=15_000)
+    run_out_the_retries(page, page.get_by_role("button", name="Try again"), dropped)
     expect(page.locator("#prompt")).to_contain_text("connection")
     assert visible_cards(page) == before
     page.unroute("**/api/v1/games/*/**")
