@@ -214,7 +214,8 @@ def test_frozen_play_decides_exactly_as_the_play_it_was_frozen_from(
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(bots.FROZEN, "frozen-probe", "probe_v1")
     for level in bots.LEVELS:
-        assert fingerprint(level, "frozen-probe") == fingerprint(level)
+        # This code's play is PINNED[bots.VERSION] (test_a_change_of_play_... says so).
+        assert fingerprint(level, "frozen-probe") == PINNED[bots.VERSION][level], level
     # The copy is a package of its own: nothing of it runs the live modules.
     copy = importlib.import_module("probe_v1.expert")
     assert copy.RuleBot is not importlib.import_module("sheepshead.bots.rulebot").RuleBot

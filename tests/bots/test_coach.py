@@ -10,6 +10,7 @@ Sample counts here are small: the 200-position runs are ``bench/coach.py``.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import random
@@ -120,13 +121,18 @@ def _judge(p: Any) -> coach.Evaluation:
     return evaluate(view, action, PLANTED)
 
 
+@functools.cache
+def _planted_errors() -> list[tuple[Any, coach.Evaluation]]:
+    """Six planted schmears to an opponent, each judged once for the tests below."""
+    return [(p, _judge(p)) for p in planted(6, error=True, seed="coach-test")]
+
+
 def test_planted_schmears_to_an_opponent_are_caught() -> None:
     # Each position is proven by an open-card search to give 10 card points away for
     # nothing (bench/coach_proof.py); the rate over 200 is in docs/performance.md.
     caught = 0
     losses = []
-    for p in planted(6, error=True, seed="coach-test"):
-        ev = _judge(p)
+    for _, ev in _planted_errors():
         caught += ev.label is not None or (ev.card_points_loss >= 8 and ev.best != ev.played)
         losses.append(ev.card_points_loss)
     assert caught >= 5
@@ -151,9 +157,8 @@ def test_schmears_to_a_partners_sure_trick_are_left_alone() -> None:
 
 
 def test_a_flagged_decision_gets_a_reason_in_words() -> None:
-    for p in planted(6, error=True, seed="coach-test"):
-        _, view, action = list(coach.decisions(p.record, p.seat))[-1]
-        ev = evaluate(view, action, PLANTED)
+    for p, ev in _planted_errors():
+        _, view, _ = list(coach.decisions(p.record, p.seat))[-1]
         if ev.label is None:
             continue
         reason = coach.reasons.reason_for(view, ev)
