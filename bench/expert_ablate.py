@@ -43,6 +43,8 @@ version 1's, or changed, by ``key=value`` items:
   called card), only the lowest is searched; with one left, no search at all.
 - ``mix=vK``: every other world played out with version K's policy instead of this
   code's (a search less tied to one model of the other seats' play).
+- ``absurd=unknown+lead+overtake`` (any of them): the convention filter
+  (``cardplay.absurd``) loosened, that part of it left to the search (``_loosened``).
 - ``auction=v1``: every decision but a card to play (pick, bury, call, alone, crack)
   by version 1's expert, the card play by this code's.
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
@@ -116,7 +118,7 @@ class Hybrid:
 
     def __init__(self, spec: dict[str, str]) -> None:
         self.spec = spec
-        own = (*_PARTS, *_FILTERS, "bank_margin", "auction", "risky_defence")
+        own = (*_PARTS, *_FILTERS, "bank_margin", "auction", "risky_defence", "absurd")
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
         if "bank_margin" in spec:
@@ -135,6 +137,17 @@ class Hybrid:
         self.live = not any(k in _PARTS for k in spec)
 
     def choose(self, view: SeatView, rng: Rng) -> Action:
+        if "absurd" not in self.spec:
+            return self._choose(view, rng)
+        # The convention filter loosened for this decision only (``absurd=...``).
+        kept = live.absurd
+        live.absurd = _loosened(kept, set(self.spec["absurd"].split("+")))
+        try:
+            return self._choose(view, rng)
+        finally:
+            live.absurd = kept
+
+    def _choose(self, view: SeatView, rng: Rng) -> Action:
         legal = view.legal
         if self.spec.get("auction") == "v1" and view.phase is not Phase.PLAYING:
             return bots.decide("expert", view, 0, "1")
@@ -221,6 +234,29 @@ class Hybrid:
                 value[i] += weight * (sim.scores()[me] + pw * sim.own_points(me))
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
+
+
+def _loosened(absurd: Any, parts: set[str]) -> Any:
+    """The convention filter (``cardplay.absurd``) with parts of it left to the search:
+    ``unknown``, an ace or ten may go to a trick a seat of unknown side is taking (the
+    filter keeps them from any seat not known to be an ally); ``lead``, a defender may
+    lead trump while holding fail; ``overtake``, a known ally's sure trick may be
+    taken over."""
+
+    def loosened(k: Any, card: Card, legal: list[Card]) -> bool:
+        if not absurd(k, card, legal):
+            return False
+        if k.leading:
+            return "lead" not in parts
+        wins = beats(card, k.best, k.led)
+        side = k.side_of(k.winner)
+        if not wins and side == 0:
+            return "unknown" not in parts
+        if wins and side == 1:
+            return "overtake" not in parts
+        return True
+
+    return loosened
 
 
 def _anchored(view: SeatView, options: list[Card]) -> list[Card]:
