@@ -45,6 +45,9 @@ version 1's, or changed, by ``key=value`` items:
   code's (a search less tied to one model of the other seats' play).
 - ``absurd=unknown+lead+overtake`` (any of them): the convention filter
   (``cardplay.absurd``) loosened, that part of it left to the search (``_loosened``).
+- ``unknown_points=0`` (or ``5+6``...): the tables where an ace or ten may go to a
+  trick a seat of unknown side is taking (``Filters.unknown_points_tables``); 0 is
+  version 8's filter.
 - ``auction=v1``: every decision but a card to play (pick, bury, call, alone, crack)
   by version 1's expert, the card play by this code's.
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
@@ -118,7 +121,15 @@ class Hybrid:
 
     def __init__(self, spec: dict[str, str]) -> None:
         self.spec = spec
-        own = (*_PARTS, *_FILTERS, "bank_margin", "auction", "risky_defence", "absurd")
+        own = (
+            *_PARTS,
+            *_FILTERS,
+            "bank_margin",
+            "auction",
+            "risky_defence",
+            "absurd",
+            "unknown_points",
+        )
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
         if "bank_margin" in spec:
@@ -130,6 +141,9 @@ class Hybrid:
         if "risky_defence" in spec:  # the tables where it binds the defenders: 5,6 or none
             tables = spec["risky_defence"].split("+") if spec["risky_defence"] != "0" else []
             filters = replace(filters, risky_defence_tables=frozenset(int(t) for t in tables))
+        if "unknown_points" in spec:  # the tables of Filters.unknown_points_tables: 5 or none
+            tables = spec["unknown_points"].split("+") if spec["unknown_points"] != "0" else []
+            filters = replace(filters, unknown_points_tables=frozenset(int(t) for t in tables))
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
         self.filters = filters
         self.point_weight = self.bot.point_weight

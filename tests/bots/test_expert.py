@@ -190,6 +190,27 @@ def test_a_five_handed_defender_may_cash_its_ace_on_the_first_round() -> None:
     assert "AS" not in {c.text for c in candidates(view, k, ruled)}
 
 
+def test_a_five_handed_defender_may_schmear_a_seat_it_cannot_place_yet() -> None:
+    # Seat 0 leads the queen of clubs; seat 1, a defender with no trump, cannot tell
+    # yet whether seat 0 is a fellow defender or the picker's partner. The convention
+    # filter kept its ace and ten from any seat not known to be an ally; at five-handed
+    # tables since version 9 the search weighs the schmear over its worlds.
+    game = hand([*CALL, "0 play QC"])
+    view = game.view(1)
+    k = read_view(view)
+    assert k.winner == 0
+    assert k.side_of(0) == 0
+    assert {"AC", "TC"} <= {c.text for c in candidates(view, k)}
+    # Version 8 kept them from the search; a known opponent's trick still does.
+    ruled = Filters(unknown_points_tables=frozenset())
+    assert {c.text for c in candidates(view, k, ruled)}.isdisjoint({"AC", "TC"})
+    opponent = hand([*CALL, "0 play 7C", "1 play 8C", "2 play QH"]).view(3)
+    k = read_view(opponent)
+    assert k.winner == 2
+    assert k.side_of(2) == -1
+    assert "AS" not in {c.text for c in candidates(opponent, k)}
+
+
 TEN_TRUMPS_DEAL = [
     "AC KC 9C 8C 7C AS KS 9S 8S 7S",
     "TC KD 9D 8D 7D TS AH TH KH 9H",
