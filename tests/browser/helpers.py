@@ -86,7 +86,7 @@ def run_out_the_retries(page: Page, reported: Locator, attempts: list[str]) -> N
     """Move the page's clock (installed with ``page.clock.install()`` before it loaded)
     through api.js's waits between attempts, until ``reported`` shows; the page still
     makes every attempt, in order, without the test sitting through 7.4 s of waits.
-    ``attempts`` are the requests the test's route dropped: one and four retries."""
+    ``attempts`` are the requests the test's route dropped: the first and four retries."""
     deadline = time.monotonic() + 15
     while not reported.is_visible():
         assert time.monotonic() < deadline, f"not reported after {len(attempts)} attempts"

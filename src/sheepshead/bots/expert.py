@@ -326,7 +326,8 @@ class Filters:
     #: Tables where an ace or ten may go onto a trick that a seat of unknown side is
     #: taking (the convention filter, ``absurd``, keeps it from any seat not known to be
     #: an ally): the worlds weigh whether that seat is a friend. Five-handed (version
-    #: 9): +0.013 game points a hand against turn 1's expert (docs/bots.md).
+    #: 9): +0.012 game points a hand over version 8, among turn 1's experts over 2,000
+    #: deals (docs/bots.md, "Version 9").
     unknown_points_tables: frozenset[int] = frozenset({5})
 
 
