@@ -257,8 +257,8 @@ def _loosened(absurd: Any, parts: set[str]) -> Any:
     lead trump while holding fail; ``overtake``, a known ally's sure trick may be
     taken over."""
 
-    def loosened(k: Any, card: Card, legal: list[Card]) -> bool:
-        if not absurd(k, card, legal):
+    def loosened(k: Any, card: Card, legal: list[Card], **options: Any) -> bool:
+        if not absurd(k, card, legal, **options):
             return False
         if k.leading:
             return "lead" not in parts

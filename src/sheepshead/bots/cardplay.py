@@ -68,10 +68,11 @@ def _lowest(cards: list[Card], k: Knowledge) -> Card:
 # The convention filter ----------------------------------------------------------
 
 
-def absurd(k: Knowledge, card: Card, legal: list[Card]) -> bool:
+def absurd(k: Knowledge, card: Card, legal: list[Card], *, unplaced_ok: bool = False) -> bool:
     """A play any Wisconsin player calls a blunder: a defender leading trump while
-    holding fail, points thrown to a trick a known opponent will take, or trumping
-    a known partner's sure winner."""
+    holding fail, points thrown to a trick a seat not known to be an ally will take
+    (``unplaced_ok``: a known opponent only, leaving a seat of unknown side to a
+    search that weighs it), or trumping a known partner's sure winner."""
     if k.leaster or k.picker is None:
         return False
     if k.leading:
@@ -82,7 +83,7 @@ def absurd(k: Knowledge, card: Card, legal: list[Card]) -> bool:
         return False
     wins = beats(card, best, led)
     side = k.side_of(k.winner)
-    if not wins and side < 1 and card.points >= 10:
+    if not wins and side < (0 if unplaced_ok else 1) and card.points >= 10:
         return any(c.points < card.points for c in legal)
     if wins and side == 1 and k.winner_is_sure():
         return any(not beats(c, best, led) for c in legal)

@@ -335,7 +335,8 @@ def candidates(view: SeatView, k: Knowledge, filters: Filters | None = None) -> 
     """The legal cards that pass the convention filter (all of them if none would)."""
     filters = filters or Filters()
     legal = [a.card for a in view.legal if isinstance(a, Play)]
-    keep = [c for c in legal if not _absurd(k, c, legal, filters)]
+    unplaced_ok = k.players in filters.unknown_points_tables
+    keep = [c for c in legal if not absurd(k, c, legal, unplaced_ok=unplaced_ok)]
     if not k.leading and not k.leaster and k.best is not None:
         keep = _follow_filter(k, keep, filters)
     if k.leading and not k.on_picker_side and not k.leaster and filters.called_lead:
@@ -380,20 +381,6 @@ def bank_handicap(
     if margin is None:
         margin = BANK_MARGINS.get(table_key(view), BANK_MARGIN)
     return {c: margin for c in sure if c.points >= 10 and c.points > fewest}
-
-
-def _absurd(k: Knowledge, card: Card, legal: list[Card], filters: Filters) -> bool:
-    """The standard bot's ``absurd``, but at ``Filters.unknown_points_tables`` points
-    given to a trick that a seat of unknown side is taking are the search's to weigh."""
-    if not absurd(k, card, legal):
-        return False
-    if k.leading or k.players not in filters.unknown_points_tables:
-        return True
-    # Following: ``absurd`` is true only of a trick that has a winner.
-    assert k.best is not None
-    assert k.winner is not None
-    # The one other reason ``absurd`` has when following: taking a known ally's trick.
-    return beats(card, k.best, k.led) or k.side_of(k.winner) != 0
 
 
 def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Card]:
