@@ -21,8 +21,12 @@ version 1's, or changed, by ``key=value`` items:
 - ``no_waste=0``, ``schmear=0``, ``risky=0``: a rule of this code's follow filter off
   (``expert.Filters``; ``no_waste=0|1`` at every table, three-handed included: 0 banks
   freely, 1 never banks; ``risky=0|1`` likewise at every table, by default on only at
-  ``Filters.risky_tables``). ``bank_margin=X``: at three- and four-handed tables a bank
-  must beat the cheaper sure card by X game points (``expert.bank_handicap``).
+  ``Filters.risky_tables``; ``risky_fail=0``: the risky rule binds only the ten and ace
+  of diamonds, not a fail ace or ten; ``risky_below=N``: it binds on tricks worth under
+  N points, 10 by default; ``sure_cut=0``, ``take_rich=0``, ``fewest_loser=0``: the
+  follow filter's other rules off, ``expert.Filters``). ``bank_margin=X``: at three-
+  and four-handed tables a bank must beat the cheaper sure card by X game points
+  (``expert.bank_handicap``).
 - ``playread=EPS``: reading the play with the policy: each card another seat played
   that the policy would not have played there, in a world (asked with that seat's
   knowledge at that moment), multiplies the world's weight by EPS (``_replay``).
@@ -111,7 +115,16 @@ _PARTS = (
 #: trumps than six random cards: the share among 2,753 picks of the deal set "calib"
 #: over the hypergeometric share; at least 0.02, so that every world stays possible.
 PICKER_TRUMPS = (0.02, 0.02, 0.02, 0.25, 1.94, 9.78, 59.5)
-_FILTERS = ("no_waste", "schmear", "risky", "called_lead")
+_FILTERS = (
+    "no_waste",
+    "schmear",
+    "risky",
+    "called_lead",
+    "risky_fail",
+    "sure_cut",
+    "take_rich",
+    "fewest_loser",
+)
 
 
 class Hybrid:
@@ -129,9 +142,12 @@ class Hybrid:
             "risky_defence",
             "absurd",
             "unknown_points",
+            "risky_below",
         )
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
+        if "risky_below" in spec:  # the trick points under which the risky rule binds
+            filters = replace(filters, risky_below=int(spec["risky_below"]))
         if "bank_margin" in spec:
             filters = replace(filters, bank_margin=float(spec["bank_margin"]))
         if "no_waste" in spec:  # at every table, three-handed too

@@ -321,6 +321,18 @@ class Filters:
     #: Five-handed defenders left free to weigh their ace or ten gained the expert
     #: 0.016 game points a hand against turn 1's expert (version 8, docs/bots.md).
     risky_defence_tables: frozenset[int] = frozenset({6})
+    #: Whether the risky rule binds a fail ace or ten too, not only the ten and ace of
+    #: diamonds over a cheaper trump.
+    risky_fail: bool = True
+    #: The rule binds on tricks worth fewer points than this.
+    risky_below: int = 10
+    #: Of several cards sure to take the trick, only the cheapest and any ace or ten.
+    sure_cut: bool = True
+    #: Last to play to a trick worth 10 or more that is not one's own side's: a card
+    #: sure to take it, where the seat has one.
+    take_rich: bool = True
+    #: On a trick a known opponent surely takes, the loser with the fewest points.
+    fewest_loser: bool = True
     #: A defender's lead of the called suit, through the picker (``candidates``).
     called_lead: bool = True
     #: Tables where an ace or ten may go onto a trick that a seat of unknown side is
@@ -401,7 +413,7 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
     best, led = k.best, k.led
     assert best is not None
     sure = [c for c in keep if k.sure_to_win(c)]
-    if len(sure) > 1:
+    if len(sure) > 1 and filters.sure_cut:
         # The search may bank an ace or ten sure to take the trick, where a card worth
         # less takes it as surely (kept back, it may be trumped later): forbidding it
         # (a "wasted point card", issue 16) was most of version 2's loss to version 1.
@@ -415,7 +427,7 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
             sure = [c for c in sure if c is cheapest or c.points >= 10]
         keep = [c for c in keep if c in sure or not k.sure_to_win(c)]
     ours = k.winner is not None and k.side_of(k.winner) == 1
-    if sure and not k.later and k.trick_points >= 10 and not ours:
+    if filters.take_rich and sure and not k.later and k.trick_points >= 10 and not ours:
         return sure
     if filters.schmear and ours and k.winner_is_sure():
         schmears = [
@@ -428,16 +440,29 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
         filters.risky
         and k.players in filters.risky_tables
         and winners
-        and k.trick_points < 10
+        and k.trick_points < filters.risky_below
         and (k.on_picker_side or k.players in filters.risky_defence_tables)
     ):
         # A poor trick is not worth risking a ten or an ace that may be overtaken
         # (the picker's ten of diamonds over a trick of nothing, holding the eight).
         cheaper = min(c.points for c in winners)
-        risky = [c for c in winners if c.points >= 10 and c.points > cheaper and c not in sure]
+        risky = [
+            c
+            for c in winners
+            if c.points >= 10
+            and c.points > cheaper
+            and c not in sure
+            and (filters.risky_fail or c.is_trump)
+        ]
         keep = [c for c in keep if c not in risky]
     losers = [c for c in keep if not beats(c, best, led)]
-    if losers and k.winner is not None and k.side_of(k.winner) == -1 and k.winner_is_sure():
+    if (
+        filters.fewest_loser
+        and losers
+        and k.winner is not None
+        and k.side_of(k.winner) == -1
+        and k.winner_is_sure()
+    ):
         fewest = min(c.points for c in losers)
         keep = [c for c in keep if c not in losers or c.points == fewest]
     return keep
