@@ -23,8 +23,9 @@ version 1's, or changed, by ``key=value`` items:
   freely, 1 never banks; ``risky=0|1`` likewise at every table, by default on only at
   ``Filters.risky_tables``; ``risky_fail=0``: the risky rule binds only the ten and ace
   of diamonds, not a fail ace or ten; ``risky_below=N``: it binds on tricks worth under
-  N points, 10 by default; ``sure_cut=0``, ``take_rich=0``, ``fewest_loser=0``: the
-  follow filter's other rules off, ``expert.Filters``). ``bank_margin=X``: at three-
+  N points, 10 by default; ``sure_cut=0``, ``take_rich=0``: the follow filter's other
+  rules off, ``expert.Filters``; ``fewest_loser=0`` (or ``3+4+5+6``, version 9): the
+  tables of ``Filters.fewest_loser_tables``). ``bank_margin=X``: at three-
   and four-handed tables a bank must beat the cheaper sure card by X game points
   (``expert.bank_handicap``).
 - ``playread=EPS``: reading the play with the policy: each card another seat played
@@ -123,7 +124,6 @@ _FILTERS = (
     "risky_fail",
     "sure_cut",
     "take_rich",
-    "fewest_loser",
 )
 
 
@@ -143,9 +143,13 @@ class Hybrid:
             "absurd",
             "unknown_points",
             "risky_below",
+            "fewest_loser",
         )
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
+        if "fewest_loser" in spec:  # the tables of Filters.fewest_loser_tables: 0 is none
+            tables = spec["fewest_loser"].split("+") if spec["fewest_loser"] != "0" else []
+            filters = replace(filters, fewest_loser_tables=frozenset(int(t) for t in tables))
         if "risky_below" in spec:  # the trick points under which the risky rule binds
             filters = replace(filters, risky_below=int(spec["risky_below"]))
         if "bank_margin" in spec:

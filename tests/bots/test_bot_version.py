@@ -100,6 +100,14 @@ PINNED: dict[str, dict[str, str]] = {
         "standard": "5173fcbc0d40f36d",
         "expert": "dbf63c9d7b46898d",
     },
+    # The five-handed expert, on a trick a known opponent surely takes, may throw a
+    # loser worth more than the fewest points (expert.Filters.fewest_loser_tables), the
+    # search weighing it; the other levels play as version 9.
+    "10": {
+        "beginner": "a2bdd46996807645",
+        "standard": "5173fcbc0d40f36d",
+        "expert": "9fd561712234f60a",
+    },
 }
 
 #: The same for four hands in which every seat passes (a leaster), which the twelve
@@ -127,6 +135,11 @@ PINNED_LEASTER: dict[str, dict[str, str]] = {
         "expert": "51d9571c86e88c2f",
     },
     "9": {
+        "beginner": "be27dcce6669727e",
+        "standard": "326447fe299517ce",
+        "expert": "51d9571c86e88c2f",
+    },
+    "10": {
         "beginner": "be27dcce6669727e",
         "standard": "326447fe299517ce",
         "expert": "51d9571c86e88c2f",

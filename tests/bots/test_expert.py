@@ -211,6 +211,25 @@ def test_a_five_handed_defender_may_schmear_a_seat_it_cannot_place_yet() -> None
     assert "AS" not in {c.text for c in candidates(opponent, k)}
 
 
+def test_a_five_handed_defender_weighs_what_to_throw_to_the_pickers_sure_trick() -> None:
+    # Seat 0 leads the 7C and the picker (seat 2) trumps with the queen of clubs,
+    # surely taking the trick. Seat 3, a defender void in clubs, throws something to
+    # it: since version 10 the search weighs the 7D against a king, queen or jack (a
+    # void made, a low trump kept); the ace of spades stays out of it, 11 free points
+    # to a known opponent.
+    dealt = list(DEAL)
+    dealt[0], dealt[2] = "QH QS JD 7C 8S KS", "QC JC AD 9H TD 8D"
+    game = hand([*CALL, "0 play 7C", "1 play 8C", "2 play QC"], dealt)
+    view = game.view(3)
+    k = read_view(view)
+    assert (k.side_of(2), k.winner_is_sure()) == (-1, True)
+    kept = {c.text for c in candidates(view, k)}
+    assert kept == {"7D", "KD", "QD", "JS", "JH"}
+    # Version 9 (and the other tables) search only the losers with the fewest points.
+    ruled = Filters(fewest_loser_tables=frozenset({5}))
+    assert {c.text for c in candidates(view, k, ruled)} == {"7D"}
+
+
 TEN_TRUMPS_DEAL = [
     "AC KC 9C 8C 7C AS KS 9S 8S 7S",
     "TC KD 9D 8D 7D TS AH TH KH 9H",

@@ -331,8 +331,13 @@ class Filters:
     #: Last to play to a trick worth 10 or more that is not one's own side's: a card
     #: sure to take it, where the seat has one.
     take_rich: bool = True
-    #: On a trick a known opponent surely takes, the loser with the fewest points.
-    fewest_loser: bool = True
+    #: Tables where, on a trick a known opponent surely takes, only the losers with the
+    #: fewest points are searched. Not five-handed (version 10): there a king or queen
+    #: thrown to make a void, or to keep a low card, is the search's to weigh; it gained
+    #: the expert 0.007 game points a hand over version 9 among turn 1's experts over
+    #: 2,000 deals (docs/bots.md, "Version 10"). An ace or ten to a known opponent is
+    #: still kept back by the convention filter.
+    fewest_loser_tables: frozenset[int] = frozenset({3, 4, 6})
     #: A defender's lead of the called suit, through the picker (``candidates``).
     called_lead: bool = True
     #: Tables where an ace or ten may go onto a trick that a seat of unknown side is
@@ -400,7 +405,8 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
     cheapest or an ace or ten, banked (``Filters.no_waste`` keeps the cheapest only);
     last to play to a trick
     worth 10 that is not one's own side's, one of those rather than a loser; on a
-    trick a known opponent surely takes, the loser with the fewest points; on a known
+    trick a known opponent surely takes, the loser with the fewest points
+    (``Filters.fewest_loser_tables``: not five-handed); on a known
     ally's sure trick, an ace or ten (a schmear) when the seat has one to give; on a
     trick worth under 10, no ace or ten that might not hold when a cheaper card also
     takes it for now (``Filters.risky_tables``; the defenders are bound only at
@@ -457,7 +463,7 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
         keep = [c for c in keep if c not in risky]
     losers = [c for c in keep if not beats(c, best, led)]
     if (
-        filters.fewest_loser
+        k.players in filters.fewest_loser_tables
         and losers
         and k.winner is not None
         and k.side_of(k.winner) == -1
