@@ -214,9 +214,9 @@ def test_a_five_handed_defender_may_schmear_a_seat_it_cannot_place_yet() -> None
 def test_a_five_handed_defender_weighs_what_to_throw_to_the_pickers_sure_trick() -> None:
     # Seat 0 leads the 7C and the picker (seat 2) trumps with the queen of clubs,
     # surely taking the trick. Seat 3, a defender void in clubs, throws something to
-    # it: since version 10 the search weighs the 7D against a king, queen or jack (a
-    # void made, a low trump kept); the ace of spades stays out of it, 11 free points
-    # to a known opponent.
+    # it: since version 10 the search weighs every card it may lose, not only the one
+    # with the fewest points (the 7D); the ace of spades stays out of it, 11 free
+    # points to a known opponent.
     dealt = list(DEAL)
     dealt[0], dealt[2] = "QH QS JD 7C 8S KS", "QC JC AD 9H TD 8D"
     game = hand([*CALL, "0 play 7C", "1 play 8C", "2 play QC"], dealt)

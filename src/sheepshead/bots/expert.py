@@ -332,8 +332,8 @@ class Filters:
     #: sure to take it, where the seat has one.
     take_rich: bool = True
     #: Tables where, on a trick a known opponent surely takes, only the losers with the
-    #: fewest points are searched. Not five-handed (version 10): there a king or queen
-    #: thrown to make a void, or to keep a low card, is the search's to weigh; it gained
+    #: fewest points are searched. Not five-handed (version 10): there every loser is
+    #: the search's to weigh (a king thrown may make a void, say); it gained
     #: the expert 0.007 game points a hand over version 9 among turn 1's experts over
     #: 2,000 deals (docs/bots.md, "Version 10"). An ace or ten to a known opponent is
     #: still kept back by the convention filter.
