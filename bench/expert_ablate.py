@@ -116,6 +116,8 @@ _PARTS = (
 #: trumps than six random cards: the share among 2,753 picks of the deal set "calib"
 #: over the hypergeometric share; at least 0.02, so that every world stays possible.
 PICKER_TRUMPS = (0.02, 0.02, 0.02, 0.25, 1.94, 9.78, 59.5)
+#: Variants naming the tables of a rule (``Filters.<key>_tables``), e.g. ``5+6`` or 0.
+_TABLE_SETS = ("risky_defence", "unknown_points", "fewest_loser")
 _FILTERS = (
     "no_waste",
     "schmear",
@@ -139,17 +141,12 @@ class Hybrid:
             *_FILTERS,
             "bank_margin",
             "auction",
-            "risky_defence",
             "absurd",
-            "unknown_points",
             "risky_below",
-            "fewest_loser",
+            *_TABLE_SETS,
         )
         extra = {k: _number(v) for k, v in spec.items() if k not in own}
         filters = live.Filters(**{k: v == "1" for k, v in spec.items() if k in _FILTERS})
-        if "fewest_loser" in spec:  # the tables of Filters.fewest_loser_tables: 0 is none
-            tables = spec["fewest_loser"].split("+") if spec["fewest_loser"] != "0" else []
-            filters = replace(filters, fewest_loser_tables=frozenset(int(t) for t in tables))
         if "risky_below" in spec:  # the trick points under which the risky rule binds
             filters = replace(filters, risky_below=int(spec["risky_below"]))
         if "bank_margin" in spec:
@@ -158,12 +155,12 @@ class Hybrid:
             filters = replace(filters, no_waste_tables=frozenset())
         if "risky" in spec:  # at every table, three-handed too
             filters = replace(filters, risky_tables=frozenset({3, 4, 5, 6}))
-        if "risky_defence" in spec:  # the tables where it binds the defenders: 5,6 or none
-            tables = spec["risky_defence"].split("+") if spec["risky_defence"] != "0" else []
-            filters = replace(filters, risky_defence_tables=frozenset(int(t) for t in tables))
-        if "unknown_points" in spec:  # the tables of Filters.unknown_points_tables: 5 or none
-            tables = spec["unknown_points"].split("+") if spec["unknown_points"] != "0" else []
-            filters = replace(filters, unknown_points_tables=frozenset(int(t) for t in tables))
+        # Head counts joined by "+" (0: none): the tables of a rule of ``Filters``.
+        for key in _TABLE_SETS:
+            if key in spec:
+                tables = frozenset(int(t) for t in spec[key].split("+") if t != "0")
+                changes: dict[str, Any] = {f"{key}_tables": tables}
+                filters = replace(filters, **changes)
         self.bot = live.ExpertBot(**extra, filters=filters)  # type: ignore[arg-type]
         self.filters = filters
         self.point_weight = self.bot.point_weight
