@@ -56,8 +56,10 @@ version 1's, or changed, by ``key=value`` items:
 - ``auction=v1``: every decision but a card to play (pick, bury, call, alone, crack)
   by version 1's expert, the card play by this code's.
 - any ``ExpertBot`` option the live code takes (``worlds=N``, ``budget=N``,
-  ``point_weight=X``, ...). With no part of version 1's, the hybrid is the live
-  ``ExpertBot`` with those options, its own search.
+  ``point_weight=X``, ``crack_pick=S``: with ``--rule cracking=true``, the pick's
+  threshold raised by S from the dealer's left down to 0 at the dealer, ...). With
+  no part of version 1's, the hybrid is the live ``ExpertBot`` with those options,
+  its own search.
 
 With every part at v1 the hybrid is version 1's expert (an edge of exactly 0).
 """

@@ -6,7 +6,8 @@ Reads the JSON lines that ``expert_ablate.py --per-deal`` prints (any number of 
 chunks of deals in any order), keys each deal's edge by its variant, deal set and
 number, and prints, for the deals both variants played, the mean of the differences
 (``--against`` minus ``--base``) with its bootstrap 95% interval, the number of deals
-played differently, and each variant's own edge over the same deals. ``--base ""`` is
+played differently, and each variant's own edge over the same deals with its interval;
+with more than one deal set, the sets pooled too. ``--base ""`` is
 the live code (printed as ``live``).
 """
 
@@ -43,21 +44,30 @@ def main() -> None:
     args = parser.parse_args()
     edges = load(args.files)
     base, other = edges[args.base or "live"], edges[args.against or "live"]
-    for deal_set in sorted({key[0] for key in base}):
-        keys = sorted(k for k in base if k[0] == deal_set and k in other)
-        if not keys:
-            continue
+    sets = sorted({key[0] for key in base})
+    groups = [(s, sorted(k for k in base if k[0] == s and k in other)) for s in sets]
+    groups = [(s, keys) for s, keys in groups if keys]
+    if len(groups) > 1:  # the deal sets together, as a version is adopted on them
+        groups.append(("pooled", sorted(k for _, keys in groups for k in keys)))
+    for deal_set, keys in groups:
         diffs = [other[k] - base[k] for k in keys]
         lo, hi = bootstrap_ci(diffs)
         moved = sum(1 for d in diffs if abs(d) > 1e-9)
         mean = sum(diffs) / len(diffs)
-        own = sum(other[k] for k in keys) / len(keys)
-        theirs = sum(base[k] for k in keys) / len(keys)
+        own = [other[k] for k in keys]
+        theirs = [base[k] for k in keys]
+        span = f"{keys[0][1]}-{keys[-1][1]} " if deal_set != "pooled" else ""
         print(
-            f"{deal_set} {keys[0][1]}-{keys[-1][1]} ({len(keys)} deals): "
+            f"{deal_set} {span}({len(keys)} deals): "
             f"{args.against or 'live'} - {args.base or 'live'} {mean:+.3f} [{lo:+.3f}, {hi:+.3f}], "
-            f"{moved} played differently; edges {own:+.3f} and {theirs:+.3f}"
+            f"{moved} played differently; edges {_edge(own)} and {_edge(theirs)}"
         )
+
+
+def _edge(edges: list[float]) -> str:
+    """A variant's own edge over the deals, with its bootstrap 95% interval."""
+    lo, hi = bootstrap_ci(edges)
+    return f"{sum(edges) / len(edges):+.3f} [{lo:+.3f}, {hi:+.3f}]"
 
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@ Two commands:
     (``hand_strength`` against its position's threshold), so this needs no play: it
     deals the arena's deals and checks each seat in turn, as the picking goes.
 
+    ``--by-crackers``: each seat's threshold moved by ``D`` times the share of the other
+    seats after it up to the dealer (who could crack its pick; the dealer none), as the
+    expert's pick moves at a table with cracking (``bigsearch.crack_pick_shift``).
+
 ``arena PRESET --shift D``
     The duplicate arena (``sheepshead.bots.arena``): the standard bot with the moved
     thresholds as the candidate, the current standard bot as the baseline, over the
@@ -82,6 +86,9 @@ def cmd_leasters(args: argparse.Namespace) -> dict[str, Any]:
     out = {}
     for shift in args.shift:
         thresholds = moved(base, shift, args.dealer)
+        if args.by_crackers:  # as the expert's pick at a cracking table moves
+            last = len(base) - 1
+            thresholds = tuple(round(t + shift * (last - p) / last, 3) for p, t in enumerate(base))
         out[f"{shift:+.2f}"] = leaster_rate(rules, thresholds, args.deals, args.deal_set)
     return {
         "preset": args.preset,
@@ -129,12 +136,20 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("leasters", "arena"):
         p = sub.add_parser(name)
-        p.add_argument("preset", choices=[k for k in PRESETS if k != "standard"])
+        # The leaster rate of 5-handed standard too: what moving the expert's pick at a
+        # cracking table (``bigsearch.crack_pick_shift``) does to it.
+        presets = list(PRESETS) if name == "leasters" else [k for k in PRESETS if k != "standard"]
+        p.add_argument("preset", choices=presets)
         p.add_argument("--deals", type=int, default=2000)
         p.add_argument("--deal-set", default="tune")
         p.add_argument("--dealer", type=float, default=0.0, help="the dealer's extra shift")
         if name == "leasters":
             p.add_argument("--shift", type=float, nargs="+", default=[0.0])
+            p.add_argument(
+                "--by-crackers",
+                action="store_true",
+                help="each seat's shift in proportion to the seats after it (cracking)",
+            )
         else:
             p.add_argument("--shift", type=float, required=True)
             p.add_argument("--first", type=int, default=0)

@@ -45,10 +45,12 @@ __all__ = [
     "BURY_WORLDS",
     "CALL_TABLES",
     "CALL_WORLDS",
+    "CRACK_PICK_SHIFT",
     "PICK_BONUS",
     "PICK_MARGIN",
     "PICK_WORLDS",
     "POINT_WEIGHT",
+    "crack_pick_shift",
     "pick_gap",
     "pick_values",
     "search_bury",
@@ -81,6 +83,15 @@ PICK_BONUS: dict[str, float] = {
     "6/jack-of-diamonds": 1.0,
     "5/jack-of-diamonds": 0.0,
 }
+#: With cracking on, how much more strength (``hand_strength``) the expert's pick needs
+#: by table, when every seat after it could crack (its dealer's left); a seat with
+#: fewer seats after it needs a share of it (``crack_pick_shift``), the dealer none.
+#: Empty: at five-handed tables 0.8 (chosen among seven ways of picking on the first
+#: 500 tuning deals, +0.043 there) was not confirmed on deals it was not chosen on
+#: (+0.015 [-0.010, +0.042] on 1,000 evaluation deals, +0.006 on 500 tuning deals),
+#: and it brings a table of experts from 8% leasters to 14.5% (docs/bots.md, "The
+#: pick at a cracking table"). ``ExpertBot(crack_pick=...)`` tries a scale.
+CRACK_PICK_SHIFT: dict[str, float] = {}
 #: The standard bot's favourite buries that are played out, and in how many worlds;
 #: the worlds for a call.
 BURY_OPTIONS = 4
@@ -108,6 +119,15 @@ def pick_gap(view: SeatView, standard: RuleBot) -> float:
     """How far the seat's hand is above (or below) the standard bot's threshold."""
     position = (view.seat - view.dealer - 1) % view.players
     return hand_strength(view.cards) - standard.style.pick_table(table_key(view))[position]
+
+
+def crack_pick_shift(view: SeatView, scale: float) -> float:
+    """How much more strength a pick needs for the cracks it may meet: ``scale`` for
+    each seat after this one up to the dealer (who may crack it), as a share of all."""
+    if not view.rules.cracking or view.players < 2:
+        return 0.0
+    position = (view.seat - view.dealer - 1) % view.players
+    return scale * (view.players - 1 - position) / (view.players - 1)
 
 
 def search_pick(

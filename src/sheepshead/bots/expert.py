@@ -45,10 +45,12 @@ from sheepshead.bots.bigsearch import (
     BURY_TABLES,
     BURY_WORLDS,
     CALL_TABLES,
+    CRACK_PICK_SHIFT,
     PICK_BONUS,
     PICK_MARGIN,
     PICK_WORLDS,
     POINT_WEIGHT,
+    crack_pick_shift,
     search_bury,
     search_call,
     search_pick,
@@ -141,6 +143,7 @@ class ExpertBot:
         bury_options: int = BURY_OPTIONS,
         bury_worlds: int = BURY_WORLDS,
         crack: float | None = None,
+        crack_pick: float | None = None,
     ) -> None:
         #: None: ``WORLDS_BY_PLAYERS`` for the table's head count, else ``WORLDS``.
         self.worlds = worlds
@@ -158,6 +161,10 @@ class ExpertBot:
         self.endgame = endgame
         self.bury_options = bury_options
         self.bury_worlds = bury_worlds
+        #: With cracking on, the pick's threshold moved by the cracks it may meet
+        #: (``bigsearch.crack_pick_shift``): None, by ``CRACK_PICK_SHIFT`` (no table
+        #: now), else this scale at every table; for trying it in the arena.
+        self.crack_pick = crack_pick
         # The standard bot for the rest, but picking by the expert's own thresholds
         # (``strength.PICK_THRESHOLDS``), which the sampler reads the auction by.
         standard = RuleBot("standard").variant(pick=PICK_THRESHOLDS)
@@ -170,19 +177,25 @@ class ExpertBot:
             raise ValueError(f"seat {view.seat} has nothing to decide")
         if len(legal) == 1:
             return legal[0]
-        if view.phase is Phase.PICKING and _searched(self.search_pick, view, PICK_BONUS):
-            bonus = self.pick_bonus
-            if bonus is None:
-                bonus = PICK_BONUS.get(table_key(view), 0.0)
-            return search_pick(
-                view,
-                rng,
-                self.standard,
-                self.pick_worlds,
-                self.pick_margin,
-                bonus,
-                self.pick_shift,
-            )
+        if view.phase is Phase.PICKING:
+            searched = _searched(self.search_pick, view, PICK_BONUS)
+            scale = self.crack_pick
+            if scale is None:
+                scale = CRACK_PICK_SHIFT.get(table_key(view), 0.0)
+            shift = self.pick_shift + crack_pick_shift(view, scale)
+            if searched or shift:
+                bonus = self.pick_bonus
+                if bonus is None:
+                    bonus = PICK_BONUS.get(table_key(view), 0.0)
+                return search_pick(
+                    view,
+                    rng,
+                    self.standard,
+                    self.pick_worlds if searched else 0,
+                    self.pick_margin,
+                    bonus,
+                    shift,
+                )
         if view.phase is Phase.BURYING and _searched(self.search_bury, view, BURY_TABLES):
             return search_bury(view, rng, self.standard, self.bury_options, self.bury_worlds)
         if view.phase is Phase.CALLING and _searched(self.search_call, view, CALL_TABLES):
