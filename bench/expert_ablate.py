@@ -24,9 +24,10 @@ version 1's, or changed, by ``key=value`` items:
   ``Filters.risky_tables``; ``risky_fail=0``: the risky rule binds only the ten and ace
   of diamonds, not a fail ace or ten; ``risky_below=N``: it binds on tricks worth under
   N points, 10 by default; ``sure_cut=0``, ``take_rich=0``: the follow filter's other
-  rules off, ``expert.Filters``; ``fewest_loser=0`` (or ``3+4+5+6``, version 9): the
-  tables of ``Filters.fewest_loser_tables``). ``bank_margin=X``: at three-
-  and four-handed tables a bank must beat the cheaper sure card by X game points
+  rules off, ``expert.Filters``; ``fewest_loser=0`` (or ``3+4+5+6``, version 9;
+  ``3+4+6``, version 10): the tables of ``Filters.fewest_loser_tables``).
+  ``bank_margin=X``: at three- and four-handed tables a bank must beat the cheaper
+  sure card by X game points
   (``expert.bank_handicap``).
 - ``playread=EPS``: reading the play with the policy: each card another seat played
   that the policy would not have played there, in a world (asked with that seat's

@@ -230,6 +230,41 @@ def test_a_five_handed_defender_weighs_what_to_throw_to_the_pickers_sure_trick()
     assert {c.text for c in candidates(view, k, ruled)} == {"7D"}
 
 
+def test_a_six_handed_defender_weighs_what_to_throw_to_the_partners_sure_trick() -> None:
+    # Six-handed, seat 3 picked and called the jack of diamonds; seat 1 has played it
+    # on seat 0's ace of spades and surely takes the trick. Seat 5, a defender with the
+    # king and seven of spades, must follow: since version 11 the search weighs both
+    # losers at four- and six-handed tables too, as at five-handed since version 10.
+    dealt = [
+        "QC AD 8D 7D AS",
+        "JD 9D AC 7C KH",
+        "JH KC 9C AH 8H",
+        "QS JC TD 9S 8S",
+        "QH QD 8C TS 7H",
+        "KD KS 7S TH 9H",
+    ]
+    moves = [
+        *("1 pass", "2 pass", "3 pick", "3 bury 9S TC", "3 call JD"),
+        *("1 play 9D", "2 play JH", "3 play JS", "4 play QD", "5 play KD", "0 play QC"),
+        *("0 play AS", "1 play JD", "2 play 8H", "3 play 8S", "4 play TS"),
+    ]
+    record_ = {
+        "format": "sheepshead-hand/1",
+        "rules": PRESETS["six-handed"].to_record(),
+        "dealer": 0,
+        "hands": [h.split() for h in dealt],
+        "blind": ["TC", "JS"],
+        "actions": moves,
+    }
+    view = record.replay(record_).view(5)
+    k = read_view(view)
+    assert (k.winner, k.side_of(1), k.winner_is_sure()) == (1, -1, True)
+    assert {c.text for c in candidates(view, k)} == {"7S", "KS"}
+    # Version 10 searched only the loser with the fewest points there.
+    ruled = Filters(fewest_loser_tables=frozenset({3, 4, 6}))
+    assert {c.text for c in candidates(view, k, ruled)} == {"7S"}
+
+
 TEN_TRUMPS_DEAL = [
     "AC KC 9C 8C 7C AS KS 9S 8S 7S",
     "TC KD 9D 8D 7D TS AH TH KH 9H",

@@ -53,7 +53,7 @@ SEAT_NAMES: tuple[str, ...] = ("Ann", "Bob", "Cal", "Dot", "Eve")
 #: bots. Any change to what a bot decides under the daily game's rules (5-handed
 #: ``standard``) must bump it: ``tests/test_bot_version.py`` pins each version's
 #: decisions and fails until it is.
-VERSION = "10"
+VERSION = "11"
 
 #: The earlier versions this code still plays, each the module of a frozen copy of this
 #: package. ``tools/freeze_bots.py`` writes the copy and rewrites this assignment in it
@@ -68,6 +68,7 @@ FROZEN: dict[str, str] = {
     "7": "sheepshead.bots.frozen.v7",
     "8": "sheepshead.bots.frozen.v8",
     "9": "sheepshead.bots.frozen.v9",
+    "10": "sheepshead.bots.frozen.v10",
 }
 
 

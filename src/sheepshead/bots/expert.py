@@ -345,12 +345,13 @@ class Filters:
     #: sure to take it, where the seat has one.
     take_rich: bool = True
     #: Tables where, on a trick a known opponent surely takes, only the losers with the
-    #: fewest points are searched. Not five-handed (version 10): there every loser is
-    #: the search's to weigh (a king thrown may make a void, say); it gained
-    #: the expert 0.007 game points a hand over version 9 among turn 1's experts over
-    #: 2,000 deals (docs/bots.md, "Version 10"). An ace or ten to a known opponent is
-    #: still kept back by the convention filter.
-    fewest_loser_tables: frozenset[int] = frozenset({3, 4, 6})
+    #: fewest points are searched. Three-handed only: elsewhere every loser is the
+    #: search's to weigh (a king thrown may make a void, say). Five-handed (version 10)
+    #: it gained the expert 0.007 game points a hand over version 9 among turn 1's
+    #: experts over 2,000 deals (docs/bots.md, "Version 10"); four- and six-handed
+    #: (version 11) about as much ("Version 11"); three-handed it cost 0.015 over 250.
+    #: An ace or ten to a known opponent is still kept back by the convention filter.
+    fewest_loser_tables: frozenset[int] = frozenset({3})
     #: A defender's lead of the called suit, through the picker (``candidates``).
     called_lead: bool = True
     #: Tables where an ace or ten may go onto a trick that a seat of unknown side is
@@ -419,7 +420,7 @@ def _follow_filter(k: Knowledge, keep: list[Card], filters: Filters) -> list[Car
     last to play to a trick
     worth 10 that is not one's own side's, one of those rather than a loser; on a
     trick a known opponent surely takes, the loser with the fewest points
-    (``Filters.fewest_loser_tables``: not five-handed); on a known
+    (``Filters.fewest_loser_tables``: three-handed only); on a known
     ally's sure trick, an ace or ten (a schmear) when the seat has one to give; on a
     trick worth under 10, no ace or ten that might not hold when a cheaper card also
     takes it for now (``Filters.risky_tables``; the defenders are bound only at
