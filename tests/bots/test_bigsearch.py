@@ -20,7 +20,7 @@ from sheepshead.bots.sampler import Sampler
 from sheepshead.cards import DECK, parse_cards
 from sheepshead.game import Game
 from sheepshead.hand import Phase
-from sheepshead.rules import PRESETS
+from sheepshead.rules import PRESETS, Rules
 from sheepshead.view import SeatView
 
 
@@ -283,3 +283,34 @@ def test_by_default_the_call_is_searched_only_at_four_handed_called_ace(draws: D
             view, Rng.from_int(seed)
         )
         assert draws.count == 0
+
+
+def _speaking(rules: Rules, position: int, cards: str) -> SeatView:
+    """5-handed, dealer 4: the seat at ``position`` from the dealer's left holds
+    ``cards`` and speaks, every seat before it having passed."""
+    mine = parse_cards(cards)
+    rest = [c for c in DECK if c not in mine]
+    random.Random(7).shuffle(rest)
+    others = [rest[i * 6 : i * 6 + 6] for i in range(4)]
+    hands = [*others[:position], list(mine), *others[position:]]
+    game = Game.from_deal(rules, 4, hands, rest[24:26])
+    for _ in range(position):
+        game = game.apply(PASS)
+    return game.view(position)
+
+
+def test_the_cracking_pick_that_was_measured_needs_more_where_more_seats_may_crack() -> None:
+    # docs/bots.md, "The pick at a cracking table": measured with this option, not
+    # adopted, so by default the expert picks as without cracking.
+    plain = PRESETS["standard"]
+    cracking = plain.replace(cracking=True)
+    first = "QS QD TD TS 7C 8D"  # 0.3 over the threshold of the dealer's left
+    dealer = "QS 8D KD AC KS 7S"  # 0.3 over the dealer's threshold
+    moved = ExpertBot(crack_pick=0.8)
+    assert bigsearch.pick_gap(_speaking(plain, 0, first), moved.standard) == pytest.approx(0.3)
+    assert bigsearch.pick_gap(_speaking(plain, 4, dealer), moved.standard) == pytest.approx(0.3)
+    assert moved.choose(_speaking(plain, 0, first), Rng.from_int(1)) == PICK
+    assert moved.choose(_speaking(cracking, 0, first), Rng.from_int(1)) == PASS
+    # Nobody may crack the dealer's pick: it needs no more.
+    assert moved.choose(_speaking(cracking, 4, dealer), Rng.from_int(1)) == PICK
+    assert ExpertBot().choose(_speaking(cracking, 0, first), Rng.from_int(1)) == PICK

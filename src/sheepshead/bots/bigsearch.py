@@ -124,7 +124,7 @@ def pick_gap(view: SeatView, standard: RuleBot) -> float:
 def crack_pick_shift(view: SeatView, scale: float) -> float:
     """How much more strength a pick needs for the cracks it may meet: ``scale`` for
     each seat after this one up to the dealer (who may crack it), as a share of all."""
-    if not view.rules.cracking or view.players < 2:
+    if not view.rules.cracking:
         return 0.0
     position = (view.seat - view.dealer - 1) % view.players
     return scale * (view.players - 1 - position) / (view.players - 1)
