@@ -358,7 +358,8 @@ class Filters:
     #: taking (the convention filter, ``absurd``, keeps it from any seat not known to be
     #: an ally): the worlds weigh whether that seat is a friend. Five-handed (version
     #: 9): +0.012 game points a hand over version 8, among turn 1's experts over 2,000
-    #: deals (docs/bots.md, "Version 9").
+    #: deals (docs/bots.md, "Version 9"). Six-handed +0.008 [+0.001, +0.016] over 1,750
+    #: deals but +0.004 on the 1,000 evaluation deals alone: not yet ("Version 11").
     unknown_points_tables: frozenset[int] = frozenset({5})
 
 
