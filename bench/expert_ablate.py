@@ -27,8 +27,7 @@ version 1's, or changed, by ``key=value`` items:
   rules off, ``expert.Filters``; ``fewest_loser=0`` (or ``3+4+5+6``, version 9;
   ``3+4+6``, version 10): the tables of ``Filters.fewest_loser_tables``).
   ``bank_margin=X``: at three- and four-handed tables a bank must beat the cheaper
-  sure card by X game points
-  (``expert.bank_handicap``).
+  sure card by X game points (``expert.bank_handicap``).
 - ``playread=EPS``: reading the play with the policy: each card another seat played
   that the policy would not have played there, in a world (asked with that seat's
   knowledge at that moment), multiplies the world's weight by EPS (``_replay``).

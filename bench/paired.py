@@ -51,21 +51,19 @@ def main() -> None:
         groups.append(("pooled", sorted(k for _, keys in groups for k in keys)))
     for deal_set, keys in groups:
         diffs = [other[k] - base[k] for k in keys]
-        lo, hi = bootstrap_ci(diffs)
         moved = sum(1 for d in diffs if abs(d) > 1e-9)
-        mean = sum(diffs) / len(diffs)
         own = [other[k] for k in keys]
         theirs = [base[k] for k in keys]
         span = f"{keys[0][1]}-{keys[-1][1]} " if deal_set != "pooled" else ""
         print(
             f"{deal_set} {span}({len(keys)} deals): "
-            f"{args.against or 'live'} - {args.base or 'live'} {mean:+.3f} [{lo:+.3f}, {hi:+.3f}], "
+            f"{args.against or 'live'} - {args.base or 'live'} {_edge(diffs)}, "
             f"{moved} played differently; edges {_edge(own)} and {_edge(theirs)}"
         )
 
 
 def _edge(edges: list[float]) -> str:
-    """A variant's own edge over the deals, with its bootstrap 95% interval."""
+    """The mean of per-deal edges (or differences), with its bootstrap 95% interval."""
     lo, hi = bootstrap_ci(edges)
     return f"{sum(edges) / len(edges):+.3f} [{lo:+.3f}, {hi:+.3f}]"
 

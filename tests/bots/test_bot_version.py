@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -216,11 +217,10 @@ PINNED_TABLES: dict[str, dict[str, str]] = {
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
 
 
-def fingerprint(level: str, version: str | None = None) -> str:
-    """Every decision of four seats of ``level`` and itself over twelve seeded hands."""
+def _played_out(level: str, games: Iterable[Game], version: str | None = None) -> str:
+    """Every decision of ``level`` in each seat over the games, the i-th seeded ``i``."""
     digest = hashlib.sha256()
-    for i in range(12):
-        game = Game.deal(PRESETS["standard"], i % 5, f"bot-version-{i}".encode())
+    for i, game in enumerate(games):
         while not game.is_done:
             seat = game.turn
             assert seat is not None
@@ -228,37 +228,36 @@ def fingerprint(level: str, version: str | None = None) -> str:
             digest.update(f"{seat} {action};".encode())
             game = game.apply(action)
     return digest.hexdigest()[:16]
+
+
+def fingerprint(level: str, version: str | None = None) -> str:
+    """Every decision of four seats of ``level`` and itself over twelve seeded hands."""
+    games = (Game.deal(PRESETS["standard"], i % 5, f"bot-version-{i}".encode()) for i in range(12))
+    return _played_out(level, games, version)
+
+
+def _all_passed(game: Game) -> Game:
+    while game.phase is Phase.PICKING:
+        game = game.apply(Pass())
+    assert game.is_leaster
+    return game
 
 
 def leaster_fingerprint(level: str, version: str | None = None) -> str:
     """Every card of ``level``'s leaster play over four hands all seats pass."""
-    digest = hashlib.sha256()
-    for i in range(4):
-        game = Game.deal(PRESETS["standard"], i % 5, f"bot-version-leaster-{i}".encode())
-        while game.phase is Phase.PICKING:
-            game = game.apply(Pass())
-        assert game.is_leaster
-        while not game.is_done:
-            seat = game.turn
-            assert seat is not None
-            action = bots.decide(level, game.view(seat), seed=i, version=version)
-            digest.update(f"{seat} {action};".encode())
-            game = game.apply(action)
-    return digest.hexdigest()[:16]
+    games = (
+        _all_passed(Game.deal(PRESETS["standard"], i % 5, f"bot-version-leaster-{i}".encode()))
+        for i in range(4)
+    )
+    return _played_out(level, games, version)
 
 
 def table_fingerprint(rules: Rules, level: str) -> str:
     """Every decision of a table of ``level`` over six seeded hands of ``rules``."""
-    digest = hashlib.sha256()
-    for i in range(6):
-        game = Game.deal(rules, i % rules.players, f"bot-version-table-{i}".encode())
-        while not game.is_done:
-            seat = game.turn
-            assert seat is not None
-            action = bots.decide(level, game.view(seat), seed=i)
-            digest.update(f"{seat} {action};".encode())
-            game = game.apply(action)
-    return digest.hexdigest()[:16]
+    games = (
+        Game.deal(rules, i % rules.players, f"bot-version-table-{i}".encode()) for i in range(6)
+    )
+    return _played_out(level, games)
 
 
 def freeze_tool() -> ModuleType:
