@@ -27,7 +27,8 @@ The big decisions' keys (``bigsearch.py``): ``search_pick=1|0`` (unset: the tabl
 ``PICK_BONUS``), ``search_bury=1|0`` and ``search_call=1|0`` (unset: the tables of
 ``BURY_TABLES`` and ``CALL_TABLES``),
 ``pick_worlds``, ``pick_margin``, ``pick_bonus``, ``pick_shift`` (with
-``pick_worlds=0``: no search, the threshold moved); ``--preset`` sets the table.
+``pick_worlds=0``: no search, the threshold moved); ``--preset`` sets the table, and
+``--rule cracking=true`` a house rule on it for the latency part.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from sheepshead.bots.bigsearch import PICK_MARGIN, PICK_WORLDS
 from sheepshead.bots.expert import ExpertBot
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
+from sheepshead.cli import _rules_with
 from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, LeasterBlind, NobodyPicks, Rules, RulesError
@@ -60,8 +62,10 @@ def _percentiles(values: list[float]) -> str:
     return f"p50 {at(0.5):6.2f}  p95 {at(0.95):6.2f}  p99 {at(0.99):6.2f}  max {v[-1]:6.2f} ms"
 
 
-def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
-    rules = PRESETS[preset]
+def latency(
+    hands: int, expert: ExpertBot, preset: str = "standard", house: tuple[str, ...] = ()
+) -> None:
+    rules = _rules_with(PRESETS[preset], list(house))
     n = rules.players
     standard = RuleBot("standard")
     cpu_all: list[float] = []
@@ -93,8 +97,9 @@ def latency(hands: int, expert: ExpertBot, preset: str = "standard") -> None:
                 cpu_big.append(cpu)
                 wall_big.append(wall)
             game = game.apply(action)
+    table = preset + "".join(", " + r for r in house)
     print(
-        f"latency ({preset}): {hands} hands, {len(cpu_all)} expert decisions, "
+        f"latency ({table}): {hands} hands, {len(cpu_all)} expert decisions, "
         f"{len(cpu_search)} card plays"
     )
     print(f"  all decisions, CPU   {_percentiles(cpu_all)}")
@@ -226,6 +231,9 @@ def main() -> None:
     parser.add_argument("--search-bury", action="store_true", help="the searched bury on")
     parser.add_argument("--search-call", action="store_true", help="the searched call on")
     parser.add_argument("--search-pick", action="store_true", help="the searched pick on")
+    parser.add_argument(
+        "--rule", action="append", default=[], help="a house rule for --latency (cracking=true)"
+    )
     args = parser.parse_args()
     expert = ExpertBot(
         worlds=args.worlds,
@@ -242,7 +250,7 @@ def main() -> None:
         f"{', searched pick' if args.search_pick else ''}"
     )
     if args.latency:
-        latency(args.latency, expert, args.preset)
+        latency(args.latency, expert, args.preset, tuple(args.rule))
     if args.illegal:
         illegal(args.illegal, expert)
     if args.compare:

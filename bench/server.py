@@ -10,6 +10,7 @@ next decision, and saves. Two figures per request:
 - round trip: as the test client sees it (adds the client's own overhead).
 
     .venv/bin/python bench/server.py [--hands 200] [--level standard] [--players 5]
+    .venv/bin/python bench/server.py --level expert --rule cracking=true   # a house rule on
     .venv/bin/python bench/server.py --postgres     # a temporary database on 127.0.0.1:5432
     .venv/bin/python bench/server.py --coach-worker # with a coach worker busy analysing
     .venv/bin/python bench/server.py --without-stats   # the same with no statistics kept
@@ -29,6 +30,7 @@ own: its figure is printed and judged side by side with an earlier commit; pass
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import secrets
@@ -109,6 +111,9 @@ def main() -> int:
     parser.add_argument("--hands-per-game", type=int, default=10)
     parser.add_argument("--level", default="standard")
     parser.add_argument("--players", type=int, default=5)
+    parser.add_argument(
+        "--rule", action="append", default=[], help="a house rule, NAME=VALUE (cracking=true)"
+    )
     parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
     parser.add_argument(
         "--postgres", action="store_true", help="a temporary database on 127.0.0.1:5432"
@@ -152,6 +157,13 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    table_rules: dict[str, Any] = {"players": args.players}
+    for item in args.rule:
+        name, _, raw = item.partition("=")
+        try:
+            table_rules[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            table_rules[name] = raw
     with tempfile.TemporaryDirectory() as data:
         # One player as fast as the server goes: past any person's rate, so the limits
         # are raised (never met, but still checked: their cost is in the figures).
@@ -181,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         started = time.perf_counter()
         while hands < args.hands:
             if hands % args.hands_per_game == 0:
-                body: dict[str, Any] = {"level": args.level, "rules": {"players": args.players}}
+                body: dict[str, Any] = {"level": args.level, "rules": table_rules}
                 t0 = time.perf_counter()
                 response = client.post("/api/v1/games", json=body)
             else:
@@ -218,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
     database = args.database_url.split("@")[-1] if args.database_url else "SQLite (fresh file)"
     print(
         f"{hands} hands, {len(actions)} human actions, level {args.level}, "
-        f"{args.players} players, {database}, {elapsed:.1f} s, Python {sys.version.split()[0]}, "
+        f"{args.players} players{''.join(', ' + r for r in args.rule)}, {database}, "
+        f"{elapsed:.1f} s, Python {sys.version.split()[0]}, "
         f"statistics {'off' if args.without_stats else 'on'}"
     )
     print(describe("action: server", [s for s, _ in actions]))
