@@ -11,7 +11,8 @@ version 1's, or changed, by ``key=value`` items:
 - ``filter=v1``: version 1's convention filter (``frozen.v1.expert.candidates``, over
   version 1's ``read_view``) instead of this code's (``expert.candidates``).
 - ``sampler=v1`` (version 1's sampler), ``sampler=noread`` (this code's, every world
-  alike: ``Sampler(view, read=False)``), ``sampler=v2`` (this code's, the default).
+  alike: ``Sampler(view, read=False)``), ``sampler=v2`` (this code's, the default);
+  ``cracks=0``: this code's, the cracks and no cracks not read.
 - ``sim=v1``: the worlds built and played in version 1's ``SimHand`` (no reading of
   the play in the playouts); ``sim=v2`` (default).
 - ``policy=vK``: version K's playout policy (``frozen.vK.playout.playout``, K from 1 to
@@ -112,6 +113,7 @@ _PARTS = (
     "merge",
     "mix",
     "anchor",
+    "cracks",
 )
 
 #: How much likelier a standard picker's six cards after its bury (5-handed) hold t
@@ -207,7 +209,10 @@ class Hybrid:
         worlds = min(most, max(live.MIN_WORLDS, budget // (len(options) * plays_left)))
         kind = self.spec.get("sampler", "v2")
         read = kind != "noread"
-        sampler: Any = v1_sampler.Sampler(view) if kind == "v1" else Sampler(view, read=read)
+        cracks = self.spec.get("cracks") != "0"
+        sampler: Any = (
+            v1_sampler.Sampler(view) if kind == "v1" else Sampler(view, read=read, cracks=cracks)
+        )
         old_sim = self.spec.get("sim") == "v1"
         build = v1_expert.sim_of if old_sim else sim_of
         partners = v1_expert.partners_of if old_sim else partners_of
