@@ -30,7 +30,6 @@ own: its figure is printed and judged side by side with an earlier commit; pass
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import secrets
@@ -45,6 +44,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sheepshead.cli import _rules_with
+from sheepshead.rules import Rules
 from sheepshead.server import Settings, create_app
 from sheepshead.server.coach import WORKER_ENV
 from sheepshead.server.settings import Rate
@@ -157,13 +158,8 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    table_rules: dict[str, Any] = {"players": args.players}
-    for item in args.rule:
-        name, _, raw = item.partition("=")
-        try:
-            table_rules[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            table_rules[name] = raw
+    # The arena's --rule reading, checked here; sent as a record's rules object.
+    table_rules = _rules_with(Rules(players=args.players), args.rule).to_record()
     with tempfile.TemporaryDirectory() as data:
         # One player as fast as the server goes: past any person's rate, so the limits
         # are raised (never met, but still checked: their cost is in the figures).
