@@ -12,7 +12,9 @@ version 1's, or changed, by ``key=value`` items:
   version 1's ``read_view``) instead of this code's (``expert.candidates``).
 - ``sampler=v1`` (version 1's sampler), ``sampler=noread`` (this code's, every world
   alike: ``Sampler(view, read=False)``), ``sampler=v2`` (this code's, the default);
-  ``cracks=0``: this code's, the cracks and no cracks not read.
+  ``cracks=0``: this code's, the cracks and no cracks not read; ``bury=1``: this
+  code's, the picker's cards split as it buries (``Sampler(view, bury=True)``; the
+  live expert's ``read_bury=1`` does the same in its own search).
 - ``sim=v1``: the worlds built and played in version 1's ``SimHand`` (no reading of
   the play in the playouts); ``sim=v2`` (default).
 - ``policy=vK``: version K's playout policy (``frozen.vK.playout.playout``, K from 1 to
@@ -114,6 +116,7 @@ _PARTS = (
     "mix",
     "anchor",
     "cracks",
+    "bury",
 )
 
 #: How much likelier a standard picker's six cards after its bury (5-handed) hold t
@@ -210,8 +213,11 @@ class Hybrid:
         kind = self.spec.get("sampler", "v2")
         read = kind != "noread"
         cracks = self.spec.get("cracks") != "0"
+        bury = {"1": True, "0": False}.get(self.spec.get("bury", ""))
         sampler: Any = (
-            v1_sampler.Sampler(view) if kind == "v1" else Sampler(view, read=read, cracks=cracks)
+            v1_sampler.Sampler(view)
+            if kind == "v1"
+            else Sampler(view, read=read, cracks=cracks, bury=bury)
         )
         old_sim = self.spec.get("sim") == "v1"
         build = v1_expert.sim_of if old_sim else sim_of

@@ -3,6 +3,7 @@
     nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 10000 --field beginner
     nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 10000 --field standard
     nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 2000 --field standard --cracks
+    nice -n 19 .venv/bin/python bench/sampler_quality.py --positions 10000 --field standard --bury
 
 Hands of 5-handed ``standard`` played by a field of one level (``beginner`` or
 ``standard``); from each hand one card decision of one seat is a position (seat and
@@ -14,12 +15,18 @@ cannot see, each sampler's probability of each place (each other seat; or the bu
 blind or unknown, as one place) is scored against where the card really is: the
 multi-class Brier score and the log loss (probabilities floored at 0.001), averaged
 over the position's unseen cards. The report: each sampler's mean, and the mean of
-(new - old) per position with a paired bootstrap 95% interval (lower is better).
+(new - old) per position with a paired bootstrap 95% interval (lower is better), and
+each sampler's CPU time a position (``time.process_time``, its worlds drawn).
 
 ``--cracks``: hands with cracking on, only those where some seat cracked, and the
 sampler reading the cracks against the same sampler without (``Sampler(view,
 cracks=False)``) instead of version 1's; with the crackers' mean defence for cracking
 (``strength.crack_defence``) in each sampler's worlds and in their hands.
+
+``--bury``: the sampler splitting the picker's cards as the standard level buries
+(``Sampler(view, bury=True)``, ``burial.py``) against the same sampler without; with
+the card points of the bury in each sampler's worlds and in truth (positions of a seat
+that did not pick, after a bury).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import time
 from collections.abc import Callable, Sequence
 
 from sheepshead import bots
@@ -58,7 +66,8 @@ def positions(field: str, count: int, first: int = 0, cracks: bool = False) -> l
             assert game.turn is not None
             view = game.view(game.turn)
             if game.turn == seat and game.phase is Phase.PLAYING and len(view.legal) > 1:
-                found.append((view, [game.hands[s] for s in range(game.players)]))
+                # Every seat's true cards, then the bury (which ``score`` does not read).
+                found.append((view, [*(game.hands[s] for s in range(game.players)), game.bury]))
             game = game.apply(bots.decide(field, view, seed=i))
         if found and (game.cracks or not cracks):
             out.append(found[(i * 7) % len(found)])
@@ -108,17 +117,26 @@ def bootstrap(diffs: list[float], resamples: int = 1000) -> tuple[float, float]:
     return means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
 
 
-def measure(field: str, count: int, worlds: int, cracks: bool = False) -> dict[str, object]:
+def measure(
+    field: str, count: int, worlds: int, cracks: bool = False, bury: bool = False
+) -> dict[str, object]:
     rows: list[tuple[float, float, float, float]] = []
     make: list[Callable[[SeatView], object]] = [OldSampler, Sampler]
     if cracks:
         make = [lambda view: Sampler(view, cracks=False), Sampler]
+    if bury:
+        make = [lambda view: Sampler(view, bury=False), lambda view: Sampler(view, bury=True)]
+    #: The card points of the bury: in each sampler's worlds, and in truth.
+    buried: list[tuple[float, float, float]] = []
+    #: Each sampler's CPU seconds, its worlds drawn at every position.
+    cpu = [0.0, 0.0]
     #: The crackers' defence for cracking: in each sampler's worlds, and in truth.
     defence: list[tuple[float, float, float]] = []
     for index, (view, truth) in enumerate(positions(field, count, cracks=cracks)):
         seed = f"{index}".encode().ljust(32, b"\0")
         pair = []
         shown: list[float] = []
+        points: list[float] = []
         crackers = [
             int(move.split()[0])
             for move in view.moves
@@ -127,10 +145,12 @@ def measure(field: str, count: int, worlds: int, cracks: bool = False) -> dict[s
         played = [
             [c for s, c, _ in plays_of(view) if s == seat and c] for seat in range(view.players)
         ]
-        for build in make:
+        for side, build in enumerate(make):
+            start = time.process_time()
             sampler = build(view)
             rng = Rng.from_bytes(seed)
             drawn = [sampler.sample(rng) for _ in range(worlds)]  # type: ignore[attr-defined]
+            cpu[side] += time.process_time() - start
             pair.append(score(view, truth, drawn))
             total = sum(w.weight for w in drawn) * max(1, len(crackers))
             shown.append(
@@ -141,8 +161,13 @@ def measure(field: str, count: int, worlds: int, cracks: bool = False) -> dict[s
                 )
                 / total
             )
+            if bury and drawn[0].bury:
+                weight = sum(w.weight for w in drawn)
+                points.append(sum(w.weight * sum(c.points for c in w.bury) for w in drawn) / weight)
         (b0, l0), (b1, l1) = pair
         rows.append((b0, b1, l0, l1))
+        if len(points) == 2:
+            buried.append((points[0], points[1], float(sum(c.points for c in truth[view.players]))))
         if crackers:
             held = [crack_defence((*truth[s], *played[s])) for s in crackers]
             defence.append((shown[0], shown[1], sum(held) / len(held)))
@@ -151,7 +176,15 @@ def measure(field: str, count: int, worlds: int, cracks: bool = False) -> dict[s
         "positions": len(rows),
         "worlds": worlds,
         "cracks": cracks,
+        "cpu_ms_per_position": [1000.0 * c / max(1, len(rows)) for c in cpu],
     }
+    if buried:
+        report["bury_points"] = {
+            "positions": len(buried),
+            "today": sum(b[0] for b in buried) / len(buried),
+            "new": sum(b[1] for b in buried) / len(buried),
+            "held": sum(b[2] for b in buried) / len(buried),
+        }
     if defence:
         report["cracker_defence"] = {
             "positions": len(defence),
@@ -179,8 +212,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--worlds", type=int, default=WORLDS)
     parser.add_argument("--cracks", action="store_true", help="cracked hands, cracks read or not")
+    parser.add_argument("--bury", action="store_true", help="the bury read or not")
     args = parser.parse_args()
-    print(json.dumps(measure(args.field, args.positions, args.worlds, args.cracks)))
+    print(json.dumps(measure(args.field, args.positions, args.worlds, args.cracks, args.bury)))
 
 
 if __name__ == "__main__":

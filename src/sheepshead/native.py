@@ -65,6 +65,7 @@ MODULES: tuple[str, ...] = (
     "sheepshead.bots.playout",
     "sheepshead.bots.strength",
     "sheepshead.bots.placement",
+    "sheepshead.bots.burial",
     "sheepshead.bots.sampler",
     "sheepshead.bots.simview",
 )

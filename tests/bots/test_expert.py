@@ -352,8 +352,8 @@ def test_each_card_decision_keeps_to_its_budget_and_its_tables_worlds(
     sampled: list[int] = []
 
     class Counting:
-        def __init__(self, view: SeatView) -> None:
-            self.inner = Sampler(view)
+        def __init__(self, view: SeatView, bury: bool | None = None) -> None:
+            self.inner = Sampler(view, bury=bury)
             self.facedown = self.inner.facedown
             sampled.append(0)
 

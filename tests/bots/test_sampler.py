@@ -86,9 +86,9 @@ def _position(rules: Rules, rnd: random.Random) -> Game:
     return game
 
 
-def check_worlds(game: Game, seat: int, worlds: int, seed: int) -> None:
+def check_worlds(game: Game, seat: int, worlds: int, seed: int, bury: bool | None = None) -> None:
     view = game.view(seat)
-    sampler = Sampler(view)
+    sampler = Sampler(view, bury=bury)
     rng = Rng.from_int(seed)
     for _ in range(worlds):
         world = sampler.sample(rng)

@@ -144,6 +144,7 @@ class ExpertBot:
         bury_worlds: int = BURY_WORLDS,
         crack: float | None = None,
         crack_pick: float | None = None,
+        read_bury: bool | None = None,
     ) -> None:
         #: None: ``WORLDS_BY_PLAYERS`` for the table's head count, else ``WORLDS``.
         self.worlds = worlds
@@ -165,6 +166,9 @@ class ExpertBot:
         #: (``bigsearch.crack_pick_shift``): None, by ``CRACK_PICK_SHIFT`` (no table
         #: now), else this scale at every table; for trying it in the arena.
         self.crack_pick = crack_pick
+        #: The picker's cards in the worlds split as the standard level buries: None,
+        #: at ``sampler.BURY_TABLES``; for trying it in the arena.
+        self.read_bury = None if read_bury is None else bool(read_bury)
         # The standard bot for the rest, but picking by the expert's own thresholds
         # (``strength.PICK_THRESHOLDS``), which the sampler reads the auction by.
         standard = RuleBot("standard").variant(pick=PICK_THRESHOLDS)
@@ -235,7 +239,7 @@ class ExpertBot:
         most = self.worlds_at(view.players)
         budget = self.budget_at(view.players)
         worlds = min(most, max(MIN_WORLDS, budget // (len(options) * plays_left)))
-        sampler = Sampler(view)
+        sampler = Sampler(view, bury=self.read_bury)
         bits = [bit(card) for card in options]
         value = [0.0] * len(options)
         total = 0.0

@@ -42,6 +42,12 @@ step at ``CRACK_THRESHOLD``; the partner's forced "no crack" is not read); and
 ``SHOWN_DEFENDER`` when the world gives the called card to a seat the play showed on
 the defence. ``bench/sampler_quality.py`` measures the gain (``docs/bots.md``).
 ``Sampler(view, read=False)`` leaves it out.
+
+**Reading the bury** (``Sampler(view, bury=True)``; by default at ``BURY_TABLES``,
+none yet). Each world's picker cards (its hand and bury) are split again as the
+standard level buries (``burial.rule_split``), where the view allows that split; a
+world whose cards the rule would have split otherwise, or whose rule would have
+buried a card the picker has since played, weighs less.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ import math
 from dataclasses import dataclass
 
 from sheepshead import kernel
+from sheepshead.bots.burial import BURY_FLOOR, rule_split
 from sheepshead.bots.knowledge import shown_defenders
 from sheepshead.bots.placement import Problem, place
 from sheepshead.bots.rng import Rng
@@ -107,6 +114,9 @@ PASS_FLOOR = 0.03
 #: The weight of a world that gives the called card to a seat the play shows on the
 #: defence (``knowledge.shown_defenders``): possible (its card was forced), unlikely.
 SHOWN_DEFENDER = 0.05
+#: The tables (``table_key``) where the picker's cards in a world are split as the
+#: standard level buries (``burial.py``).
+BURY_TABLES: frozenset[str] = frozenset()
 #: The pick thresholds the auction is read against: the expert's, which are the standard
 #: level's but at six-handed tables (``strength.STANDARD_PICK_THRESHOLDS``).
 _THRESHOLDS = dict(PICK_THRESHOLDS)
@@ -129,10 +139,14 @@ class Sampler:
     """Worlds for one view: ``Sampler(view).sample(rng)``. The constraints are read
     once; each world then costs a bounded, small amount of work."""
 
-    def __init__(self, view: SeatView, read: bool = True, cracks: bool = True) -> None:
+    def __init__(
+        self, view: SeatView, read: bool = True, cracks: bool = True, bury: bool | None = None
+    ) -> None:
         """``read``: weight each world by how likely the auction and the play made it
         (``_likelihood``); off, every consistent world weighs alike (version 1).
-        ``cracks``: the cracks read too (off: as before they were read)."""
+        ``cracks``: the cracks read too (off: as before they were read). ``bury``: the
+        picker's cards split as the standard level buries (``burial.py``); None, at
+        the tables of ``BURY_TABLES``."""
         self.view = view
         self.read = read
         self.read_cracks = cracks
@@ -189,6 +203,13 @@ class Sampler:
             cap.append(rules.blind_size)
         self.holders = holders
         self.cap = cap
+        if bury is None:
+            bury = table_key(view) in BURY_TABLES
+        #: Whether each world's picker cards are split by the bury rule (``_split``),
+        #: and what the picker kept that the split cannot move: the cards it played.
+        self.split = bury and self.bury_holder >= 0 and picker is not None
+        self.picker_played = [c for seat, c, _ in plays if seat == picker and c is not None]
+        self.split_masks: list[dict[Card, int]] = []
         self._read_auction(plays)
         self.facedown = facedown
         all_holders = (1 << len(holders)) - 1
@@ -426,7 +447,8 @@ class Sampler:
     def sample(self, rng: Rng) -> World:
         """One world. Deterministic for a given generator state."""
         problems = self.problems
-        problem = problems[rng.below(len(problems))] if len(problems) > 1 else problems[0]
+        index = rng.below(len(problems)) if len(problems) > 1 else 0
+        problem = problems[index]
         picker = self.view.picker
         first: tuple[Card, int] | None = None
         if self.hold_suit is not None and picker is not None:
@@ -441,9 +463,55 @@ class Sampler:
                 ]
             if options:
                 first = (options[rng.below(len(options))], h)
-        return self._world(place(problem, rng, first))
+        placed = place(problem, rng, first)
+        prior = 1.0
+        if self.hold_suit is not None and picker is not None:
+            # The hold card was placed first, which favours worlds with many of its suit.
+            held = placed[self.seat_holder[picker]]
+            prior = 1.0 / max(1, sum(1 for c in held if c.fail_suit is self.hold_suit))
+        if self.split:
+            prior *= self._split(index, placed)
+        return self._world(placed, prior)
 
-    def _world(self, placed: list[list[Card]]) -> World:
+    def _split(self, index: int, placed: list[list[Card]]) -> float:
+        """The picker's hand and bury in ``placed`` split as the standard level buries,
+        where that split keeps to the view (the problem's holders, the hold card); the
+        world's weight factor (``burial.rule_split``)."""
+        picker = self.view.picker
+        assert picker is not None
+        h_hand, h_bury = self.seat_holder[picker], self.bury_holder
+        hand, bury = placed[h_hand], placed[h_bury]
+        kept = list(self.picker_played)
+        if self.unknown_holder >= 0:
+            kept += placed[self.unknown_holder]
+        split = rule_split([*bury, *hand], kept, len(bury), bury)
+        if split is None:
+            return BURY_FLOOR
+        new_bury, factor = split
+        if all(c in bury for c in new_bury):
+            return factor
+        new_hand = [c for c in (*bury, *hand) if c not in new_bury]
+        # A split the view rules out (a void shown, the called suit to hold, an unknown
+        # call's facts) says these cards are not a standard picker's: the world stays
+        # as drawn, unlikely.
+        masks = self._masks(index)
+        if any(not masks.get(c, -1) >> h_hand & 1 for c in new_hand):
+            return BURY_FLOOR
+        if any(not masks.get(c, -1) >> h_bury & 1 for c in new_bury):
+            return BURY_FLOOR
+        hold = self.hold_suit
+        if hold is not None and not any(c.fail_suit is hold for c in new_hand):
+            return BURY_FLOOR
+        placed[h_hand], placed[h_bury] = new_hand, new_bury
+        return factor
+
+    def _masks(self, index: int) -> dict[Card, int]:
+        """The holders each restricted card of problem ``index`` may go to."""
+        while len(self.split_masks) <= index:
+            self.split_masks.append(dict(self.problems[len(self.split_masks)].tight_cards))
+        return self.split_masks[index]
+
+    def _world(self, placed: list[list[Card]], prior: float = 1.0) -> World:
         view = self.view
         n = view.players
         hands: list[tuple[Card, ...]] = []
@@ -463,10 +531,7 @@ class Sampler:
             blind: tuple[Card, ...] | None = tuple(placed[self.blind_holder])
         else:
             blind = view.blind
-        weight = 1.0
-        if self.hold_suit is not None and view.picker is not None:
-            held = sum(1 for c in hands[view.picker] if c.fail_suit is self.hold_suit)
-            weight = 1.0 / max(1, held)
+        weight = prior
         if self.read:
             weight *= self._likelihood(hands)
         return World(tuple(hands), bury, blind, unknown, weight)

@@ -28,7 +28,7 @@ def table_of(view: SeatView) -> SimHand:
     """The seat's table as a ``SimHand`` at the view's point of play, for the policy:
     the unseen cards are placed by the sampler (consistent with the view), which the
     policy never reads for any seat but its own."""
-    return sim_of(view, Sampler(view).sample(Rng.from_bytes(_TABLE_SEED)))
+    return sim_of(view, Sampler(view, bury=False).sample(Rng.from_bytes(_TABLE_SEED)))
 
 
 def partners_of(view: SeatView, world: World) -> frozenset[int]:
