@@ -179,19 +179,9 @@ def measure(
         "cpu_ms_per_position": [1000.0 * c / max(1, len(rows)) for c in cpu],
     }
     if buried:
-        report["bury_points"] = {
-            "positions": len(buried),
-            "today": sum(b[0] for b in buried) / len(buried),
-            "new": sum(b[1] for b in buried) / len(buried),
-            "held": sum(b[2] for b in buried) / len(buried),
-        }
+        report["bury_points"] = _means(buried)
     if defence:
-        report["cracker_defence"] = {
-            "positions": len(defence),
-            "today": sum(d[0] for d in defence) / len(defence),
-            "new": sum(d[1] for d in defence) / len(defence),
-            "held": sum(d[2] for d in defence) / len(defence),
-        }
+        report["cracker_defence"] = _means(defence)
     for name, a, b in (("brier", 0, 1), ("log_loss", 2, 3)):
         old = [r[a] for r in rows]
         new = [r[b] for r in rows]
@@ -204,6 +194,17 @@ def measure(
             "ci95": [lo, hi],
         }
     return report
+
+
+def _means(rows: list[tuple[float, float, float]]) -> dict[str, float]:
+    """The means of (in today's sampler's worlds, in the new one's, held) over ``rows``."""
+    n = len(rows)
+    return {
+        "positions": n,
+        "today": sum(r[0] for r in rows) / n,
+        "new": sum(r[1] for r in rows) / n,
+        "held": sum(r[2] for r in rows) / n,
+    }
 
 
 def main() -> None:

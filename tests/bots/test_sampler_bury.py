@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.random_hands import random_rules
-from bots.test_sampler import CALLED_HAND, _hand, _position, _unknown_call_game, check_worlds
+from bots.test_sampler import CALLED_HAND, _hand, _position, check_worlds
 from sheepshead.bots import seed_rng
 from sheepshead.bots.burial import BURY_FLOOR, rule_split
 from sheepshead.bots.expert import ExpertBot
@@ -28,16 +28,6 @@ def test_every_world_is_consistent_with_the_view(preset: str, rnd: random.Random
     if game.is_done or game.picker is None:
         return
     seat = rnd.choice([s for s in range(game.players) if s != game.picker])
-    check_worlds(game, seat, 4, rnd.randrange(1 << 30), bury=True)
-
-
-@settings(max_examples=40, deadline=None)
-@given(rnd=st.randoms(use_true_random=False))
-def test_worlds_after_an_unknown_call(rnd: random.Random) -> None:
-    game = _unknown_call_game(rnd)
-    if game is None:
-        return
-    seat = rnd.choice([s for s in range(5) if s != 1])
     check_worlds(game, seat, 4, rnd.randrange(1 << 30), bury=True)
 
 
