@@ -185,7 +185,7 @@ PINNED_TABLES: dict[str, dict[str, str]] = {
     "three-handed": {
         "beginner": "5ec0c1342cdf0d8c",
         "standard": "b1b4382ca5aa9be7",
-        "expert": "4907b617ebf2e5f6",
+        "expert": "c3ced67f1b3a18bf",
     },
     "four-handed": {
         "beginner": "b307413290e9ce8a",

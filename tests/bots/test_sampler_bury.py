@@ -12,11 +12,15 @@ from hypothesis import strategies as st
 from bots.random_hands import random_rules
 from bots.test_sampler import CALLED_HAND, _hand, _position, check_worlds
 from sheepshead.bots import seed_rng
+from sheepshead.bots.arena import deal_seed
 from sheepshead.bots.burial import BURY_FLOOR, rule_split
 from sheepshead.bots.expert import ExpertBot
 from sheepshead.bots.rng import Rng
+from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler
 from sheepshead.cards import Suit
+from sheepshead.game import Game
+from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS
 
 
@@ -74,3 +78,25 @@ def test_the_expert_reading_the_bury_plays_legally_and_deterministically() -> No
         assert action in view.legal
         assert bot.choose(view, seed_rng("expert", view, 0)) == action
         game = game.apply(action)
+
+
+def test_the_three_handed_worlds_read_the_bury_and_the_five_handed_do_not() -> None:
+    standard = RuleBot("standard")
+    for preset, reads in (("three-handed", True), ("standard", False)):
+        rules = PRESETS[preset]
+        found = 0
+        for index in range(40):
+            game = Game.deal(rules, index % rules.players, deal_seed("bury-tables", index))
+            while not game.is_done and game.phase is not Phase.PLAYING:
+                assert game.turn is not None
+                view = game.view(game.turn)
+                game = game.apply(standard.choose(view, seed_rng("standard", view, 0)))
+            if game.is_done or game.picker is None:
+                continue
+            view = game.view((game.picker + 1) % rules.players)
+            usual, read = Sampler(view), Sampler(view, bury=True)
+            rng_a, rng_b = Rng.from_int(4), Rng.from_int(4)
+            worlds = [usual.sample(rng_a) for _ in range(8)]
+            assert (worlds == [read.sample(rng_b) for _ in range(8)]) is reads, preset
+            found += 1
+        assert found >= 5
