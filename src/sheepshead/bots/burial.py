@@ -24,7 +24,7 @@ from itertools import combinations
 
 from sheepshead.cards import FAIL_SUITS, Card
 
-__all__ = ["BURY_FLOOR", "BURY_SCALE", "rule_split"]
+__all__ = ["BURY_FLOOR", "BURY_SCALE", "bury_score", "rule_split"]
 
 #: The card points by which a world's bury may fall short of the rule's (a card the
 #: picker played would have been buried) for its weight to fall by a factor of e; and
@@ -69,16 +69,18 @@ def _richest(
     if need == len(tied):
         return sure + tied
     best: list[Card] = []
-    best_score = -1
+    best_score = (-1.0, -1)
     for combo in combinations(tied, need):
-        left = [c for c in fails if c not in sure and c not in combo]
-        voids = 0
-        for suit in FAIL_SUITS:
-            if not any(c.fail_suit is suit for c in left) and not any(
-                c.fail_suit is suit for c in kept_fails
-            ):
-                voids += 1
-        score = 100 * voids + sum(1 for c in combo if c in prefer)
+        buried = [*sure, *combo]
+        kept = [c for c in fails if c not in buried] + kept_fails
+        score = (bury_score(buried, kept), sum(1 for c in combo if c in prefer))
         if score > best_score:
-            best, best_score = list(combo), score
-    return sure + best
+            best, best_score = buried, score
+    return best
+
+
+def bury_score(buried: Sequence[Card], kept_fails: Sequence[Card]) -> float:
+    """What the standard level buries by (``RuleBot._bury``): the points buried, then
+    (a hundredth each) the fail suits none of ``kept_fails`` is of."""
+    voids = sum(1 for s in FAIL_SUITS if all(c.fail_suit is not s for c in kept_fails))
+    return float(sum(c.points for c in buried)) + 0.01 * voids

@@ -16,6 +16,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from sheepshead.actions import ALONE, CRACK, NOCRACK, PASS, PICK, Action, Bury, Call, Name, Play
+from sheepshead.bots.burial import bury_score
 from sheepshead.bots.cardplay import choose_card
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
@@ -28,7 +29,7 @@ from sheepshead.bots.strength import (
     table_key,
 )
 from sheepshead.bots.style import Style
-from sheepshead.cards import FAIL_SUITS, Card, Rank, ten_of
+from sheepshead.cards import Card, Rank, ten_of
 from sheepshead.hand import Phase
 from sheepshead.view import SeatView
 
@@ -153,14 +154,10 @@ class RuleBot:
         best: tuple[float, tuple[Card, ...]] | None = None
         for combo in combinations(fails, size - len(forced)):
             buried = (*forced, *combo)
-            score = float(sum(c.points for c in buried))
             if self.style.level == "beginner":
-                score += rng.random()
+                score = float(sum(c.points for c in buried)) + rng.random()
             else:
-                kept = [c for c in fails if c not in combo]
-                score += 0.01 * sum(
-                    1 for s in FAIL_SUITS if all(c.fail_suit is not s for c in kept)
-                )
+                score = bury_score(buried, [c for c in fails if c not in combo])
             if best is None or score > best[0]:
                 best = (score, buried)
         assert best is not None
