@@ -31,13 +31,13 @@ from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.rules import PRESETS, Rules
 
-#: Each deal's table, as the files name it, for ``--by-cracks``.
-TABLES: dict[tuple[str, int], Rules] = {}
+Deal = tuple[str, int]
 
 
-def load(paths: list[Path]) -> dict[str, dict[tuple[str, int], float]]:
-    """Each variant's edges by (deal set, deal number)."""
-    edges: dict[str, dict[tuple[str, int], float]] = defaultdict(dict)
+def load(paths: list[Path]) -> tuple[dict[str, dict[Deal, float]], dict[Deal, Rules]]:
+    """Each variant's edges by (deal set, deal number), and each deal's table."""
+    edges: dict[str, dict[Deal, float]] = defaultdict(dict)
+    tables: dict[Deal, Rules] = {}
     for path in paths:
         for line in path.read_text().splitlines():
             if not line.startswith("{"):
@@ -48,14 +48,13 @@ def load(paths: list[Path]) -> dict[str, dict[tuple[str, int], float]]:
             rules = PRESETS[row["preset"]].replace(**row.get("rules", {}))
             for i, edge in enumerate(row["per_deal"]):
                 edges[row["variant"]][(row["deal_set"], row["first"] + i)] = edge
-                TABLES[(row["deal_set"], row["first"] + i)] = rules
-    return edges
+                tables[(row["deal_set"], row["first"] + i)] = rules
+    return edges, tables
 
 
-def auction_of(key: tuple[str, int]) -> str:
-    """What deal ``key``'s auction came to among version 1's experts."""
+def auction_of(key: Deal, rules: Rules) -> str:
+    """What deal ``key``'s auction came to among version 1's experts at ``rules``."""
     deal_set, index = key
-    rules = TABLES[key]
     game = Game.deal(rules, index % rules.players, deal_seed(deal_set, index))
     while not game.is_done and game.phase is not Phase.PLAYING:
         assert game.turn is not None
@@ -74,7 +73,7 @@ def main() -> None:
     )
     parser.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args()
-    edges = load(args.files)
+    edges, tables = load(args.files)
     base, other = edges[args.base or "live"], edges[args.against or "live"]
     sets = sorted({key[0] for key in base})
     groups = [(s, sorted(k for k in base if k[0] == s and k in other)) for s in sets]
@@ -82,7 +81,7 @@ def main() -> None:
     if len(groups) > 1:  # the deal sets together, as a version is adopted on them
         groups.append(("pooled", sorted(k for _, keys in groups for k in keys)))
     if args.by_cracks:
-        came = {k: auction_of(k) for _, keys in groups for k in keys}
+        came = {k: auction_of(k, tables[k]) for _, keys in groups for k in keys}
         groups = [
             (f"{name}, {kind}", [k for k in keys if came[k] == kind])
             for name, keys in groups

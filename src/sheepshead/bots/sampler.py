@@ -212,7 +212,9 @@ class Sampler:
         #: Whether each world's picker cards are split by the bury rule (``_split``),
         #: and what the picker kept that the split cannot move: the cards it played.
         self.split = bury and self.bury_holder >= 0 and picker is not None
-        self.picker_played = [c for seat, c, _ in plays if seat == picker and c is not None]
+        self.picker_played = (
+            [c for seat, c, _ in plays if seat == picker and c is not None] if self.split else []
+        )
         self.split_masks: list[dict[Card, int]] = []
         self._read_auction(plays)
         self.facedown = facedown
@@ -488,13 +490,14 @@ class Sampler:
         kept = list(self.picker_played)
         if self.unknown_holder >= 0:
             kept += placed[self.unknown_holder]
-        split = rule_split([*bury, *hand], kept, len(bury), bury)
+        pool = [*bury, *hand]
+        split = rule_split(pool, kept, len(bury), bury)
         if split is None:
             return BURY_FLOOR
         new_bury, factor = split
         if all(c in bury for c in new_bury):
             return factor
-        new_hand = [c for c in (*bury, *hand) if c not in new_bury]
+        new_hand = [c for c in pool if c not in new_bury]
         # A split the view rules out (a void shown, the called suit to hold, an unknown
         # call's facts) says these cards are not a standard picker's: the world stays
         # as drawn, unlikely.
