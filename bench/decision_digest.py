@@ -7,11 +7,12 @@ Plays ``--hands`` hands (deal set ``decision-digest``, the dealer rotating) of e
 preset and of ``second-partner`` (six-handed with a second partner, the named-trick
 leaster blind and cracking), with the level in every seat, each decision asked of
 ``bots.decide`` as a table asks it. The digest of a level and preset hashes every
-action taken and, for the expert, the outcome of every playout its search (and the
-pick's search) plays: the scores and card points of each seat and the tricks each
-took. So an evaluation that moves without moving the chosen card moves the digest
-too. Equal digests before and after a change are the check; the last line digests
-all of them.
+action taken and, for the expert, the outcome of every playout the big decisions'
+search (``bigsearch.py``) plays, the scores and card points of each seat and the tricks
+each took, and each card search's weighted sum of every candidate's playouts
+(``worlds.world_values``, which runs compiled). So an evaluation that moves without
+moving the chosen card moves the digest too. Equal digests before and after a change
+are the check; the last line digests all of them.
 """
 
 from __future__ import annotations
@@ -48,14 +49,29 @@ def _hashing_playout(digest: Any, playout: Callable[[SimHand], None]) -> Callabl
     return run
 
 
+def _hashing_values(digest: Any, values: Callable[..., Any]) -> Callable[..., Any]:
+    """``worlds.world_values``, then each candidate's weighted sum and the weights' into
+    ``digest``: one playout's outcome apart moves a sum."""
+
+    def run(*args: Any) -> Any:
+        result = values(*args)
+        digest.update(repr(result).encode())
+        return result
+
+    return run
+
+
 def digest_of(level: str, name: str, hands: int) -> str:
     digest = hashlib.sha256()
     rules = RULES[name]
-    # Both searches call ``playout`` by the name they import: wrap it there.
-    spaces = vars(expert), vars(bigsearch)
-    original = spaces[0]["playout"]
-    for space in spaces:
-        space["playout"] = _hashing_playout(digest, original)
+    # The big decisions' search calls ``playout`` by the name it imports, and the card
+    # search ``world_values``: wrap them there. The card search's own playouts run in
+    # compiled code when the search is built (``sheepshead.native``), where no wrapper
+    # reaches them, so its worlds' values stand for them.
+    original = vars(bigsearch)["playout"]
+    vars(bigsearch)["playout"] = _hashing_playout(digest, original)
+    values = vars(expert)["world_values"]
+    vars(expert)["world_values"] = _hashing_values(digest, values)
     try:
 
         def act(game: Game) -> Action:
@@ -70,8 +86,8 @@ def digest_of(level: str, name: str, hands: int) -> str:
                 rules, index % rules.players, seed, [act] * rules.players, [None] * rules.players
             )
     finally:
-        for space in spaces:
-            space["playout"] = original
+        vars(bigsearch)["playout"] = original
+        vars(expert)["world_values"] = values
     return digest.hexdigest()
 
 

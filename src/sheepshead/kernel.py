@@ -32,28 +32,28 @@ from sheepshead.rules import (
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 #: Suit keys: 0 clubs, 1 spades, 2 hearts (fail), 3 trump.
-TRUMP = 3
-NO_SUIT = -1
-FULL = (1 << 32) - 1
+TRUMP: Final = 3
+NO_SUIT: Final = -1
+FULL: Final = (1 << 32) - 1
 
 #: The card at each bit position.
-CARD_AT: tuple[Card, ...] = tuple(sorted(DECK, key=lambda c: c.bit))
-POINTS_AT: tuple[int, ...] = tuple(c.points for c in CARD_AT)
-SUIT_AT: tuple[int, ...] = tuple(TRUMP if b >= 18 else b // 6 for b in range(32))
-SUIT_MASK: tuple[int, ...] = (0x3F, 0x3F << 6, 0x3F << 12, FULL & ~((1 << 18) - 1))
-TRUMPS = SUIT_MASK[TRUMP]
-FAIL = FULL & ~TRUMPS
+CARD_AT: Final[tuple[Card, ...]] = tuple(sorted(DECK, key=lambda c: c.bit))
+POINTS_AT: Final[tuple[int, ...]] = tuple(c.points for c in CARD_AT)
+SUIT_AT: Final[tuple[int, ...]] = tuple(TRUMP if b >= 18 else b // 6 for b in range(32))
+SUIT_MASK: Final[tuple[int, ...]] = (0x3F, 0x3F << 6, 0x3F << 12, FULL & ~((1 << 18) - 1))
+TRUMPS: Final = SUIT_MASK[TRUMP]
+FAIL: Final = FULL & ~TRUMPS
 #: Cards worth 10 or 11: the aces and tens (AD and TD included).
-ACES_TENS = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
+ACES_TENS: Final = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
 #: Bits strictly above each bit.
-ABOVE: tuple[int, ...] = tuple(FULL & ~((2 << b) - 1) for b in range(32))
+ABOVE: Final[tuple[int, ...]] = tuple(FULL & ~((2 << b) - 1) for b in range(32))
 #: The ace of each fail suit, as a bit.
-ACE_BIT: tuple[int, ...] = (1 << 5, 1 << 11, 1 << 17)
+ACE_BIT: Final[tuple[int, ...]] = (1 << 5, 1 << 11, 1 << 17)
 #: The suit key of each fail suit, and back.
-SUIT_KEY: dict[Suit, int] = {suit: key for key, suit in enumerate(FAIL_SUITS)}
+SUIT_KEY: Final[dict[Suit, int]] = {suit: key for key, suit in enumerate(FAIL_SUITS)}
 
 
 def _byte_points(k: int) -> tuple[int, ...]:
@@ -66,7 +66,7 @@ def _byte_points(k: int) -> tuple[int, ...]:
 
 
 # Card points of each byte of a mask, so a trick's points take four lookups.
-_BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(_byte_points(k) for k in range(4))
+_BYTE_POINTS: Final[tuple[tuple[int, ...], ...]] = tuple(_byte_points(k) for k in range(4))
 
 
 def bit(card: Card) -> int:
@@ -289,9 +289,9 @@ def trick_winner(trick: Sequence[int], unk: int, cs: int) -> int:
 
 
 # Enum members as plain names: a member read from its class costs a class lookup.
-_FORCED_PICK = NobodyPicks.FORCED_PICK
+_FORCED_PICK: Final = NobodyPicks.FORCED_PICK
 #: The winning results (``Result.is_win``, without the property's call).
-_WINS = frozenset(r for r in Result if r.is_win)
+_WINS: Final = frozenset(r for r in Result if r.is_win)
 
 
 def hand_multiplier(multiplier: int, cracks: int) -> int:

@@ -54,9 +54,9 @@ __all__ = [
 
 #: What is compiled, in dependency order: the rules over card masks, and the search's
 #: simulator, playout policy, generator, sampler (with the hand strength it weighs
-#: worlds by, and the placement it draws them with) and worlds made ``SimHand``s
-#: (issue 16's profile: over 90% of an expert's decision). Each is plain typed Python
-#: that runs as it is without a build.
+#: worlds by, and the placement it draws them with), worlds made ``SimHand``s and the
+#: card search's loop over them (issue 16's profile: over 90% of an expert's
+#: decision). Each is plain typed Python that runs as it is without a build.
 MODULES: tuple[str, ...] = (
     "sheepshead.kernel",
     "sheepshead.bots.cardkeys",
@@ -68,6 +68,7 @@ MODULES: tuple[str, ...] = (
     "sheepshead.bots.burial",
     "sheepshead.bots.sampler",
     "sheepshead.bots.simview",
+    "sheepshead.bots.worlds",
 )
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 #: The build's home: ``manifest.json`` and one directory of compiled files per build.

@@ -4,6 +4,7 @@ playing the plays any good player agrees on."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -24,8 +25,9 @@ from sheepshead.bots.expert import (
 from sheepshead.bots.knowledge import read_view
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
-from sheepshead.bots.sampler import Sampler, World
+from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import FIELDS
+from sheepshead.bots.worlds import world_values
 from sheepshead.game import Game
 from sheepshead.hand import Phase
 from sheepshead.kernel import bit, mask_of
@@ -350,18 +352,15 @@ def test_each_card_decision_keeps_to_its_budget_and_its_tables_worlds(
     # MIN_WORLDS worlds, never over the table's own number, which the end of the hand
     # reaches.
     sampled: list[int] = []
+    values = world_values
 
-    class Counting:
-        def __init__(self, view: SeatView, bury: bool | None = None) -> None:
-            self.inner = Sampler(view, bury=bury)
-            self.facedown = self.inner.facedown
-            sampled.append(0)
+    def counting(
+        view: SeatView, sampler: Sampler, rng: Rng, worlds: int, *rest: Any
+    ) -> tuple[list[float], float]:
+        sampled.append(worlds)
+        return values(view, sampler, rng, worlds, *rest)
 
-        def sample(self, rng: Rng) -> World:
-            sampled[-1] += 1
-            return self.inner.sample(rng)
-
-    monkeypatch.setattr(expert, "Sampler", Counting)
+    monkeypatch.setattr(expert, "world_values", counting)
     rules = PRESETS[preset]
     bot = ExpertBot()
     most = bot.worlds_at(rules.players)

@@ -6,9 +6,11 @@ hand, so that each stays one room.
 
 from __future__ import annotations
 
+from typing import Final
+
 from sheepshead.kernel import ABOVE, ACE_BIT, CARD_AT, FAIL, POINTS_AT, SUIT_MASK, TRUMPS, low
 
-FAIL_ACES = ACE_BIT[0] | ACE_BIT[1] | ACE_BIT[2]
+FAIL_ACES: Final = ACE_BIT[0] | ACE_BIT[1] | ACE_BIT[2]
 
 
 def power(b: int) -> int:
@@ -19,25 +21,25 @@ def power(b: int) -> int:
 # does every key below, in its lowest five bits (``TIE`` for a minimum, ``TIE_MAX``
 # for a maximum, where the first in text order must weigh most).
 _TEXT_ORDER = sorted(range(32), key=lambda b: CARD_AT[b].text)
-TIE: tuple[int, ...] = tuple(_TEXT_ORDER.index(b) for b in range(32))
-TIE_MAX: tuple[int, ...] = tuple(31 - t for t in TIE)
+TIE: Final[tuple[int, ...]] = tuple(_TEXT_ORDER.index(b) for b in range(32))
+TIE_MAX: Final[tuple[int, ...]] = tuple(31 - t for t in TIE)
 
 
 # What a card costs to throw away (``discard_cost``), less the fail suit's length,
 # which is added per hand; what it adds to a sure trick of one's own side
 # (``schmear_value``); how likely it is to take a leaster trick (``_danger``).
 # All scaled to integers in the order the floats of ``cardplay.py`` give.
-DISCARD: tuple[int, ...] = tuple(
+DISCARD: Final[tuple[int, ...]] = tuple(
     32 * ((POINTS_AT[b] + 5 + power(b) - 101) * 100 if b >= 18 else POINTS_AT[b] * 100 + power(b))
     + TIE[b]
     for b in range(32)
 )
-SCHMEAR: tuple[int, ...] = tuple(
+SCHMEAR: Final[tuple[int, ...]] = tuple(
     32 * ((POINTS_AT[b] - 6 - (power(b) - 101)) * 100 if b >= 18 else POINTS_AT[b] * 100 + power(b))
     + TIE_MAX[b]
     for b in range(32)
 )
-DANGER: tuple[int, ...] = tuple(
+DANGER: Final[tuple[int, ...]] = tuple(
     32 * (10 * POINTS_AT[b] + 15 * (power(b) - 100) if b >= 18 else 10 * (POINTS_AT[b] + power(b)))
     + TIE_MAX[b]
     for b in range(32)
@@ -47,7 +49,7 @@ DANGER: tuple[int, ...] = tuple(
 #: The cards that take a trick led in ``led`` (a suit key) from its best card so far
 #: (a bit position, -1 for none: only the face-down card was played), as
 #: ``kernel.takes`` reckons: ``BEATERS[led][best + 1]``.
-BEATERS: tuple[tuple[int, ...], ...] = tuple(
+BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         SUIT_MASK[led] | TRUMPS
         if best < 0
@@ -60,7 +62,7 @@ BEATERS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 #: The seats in the order they play from each leader, by head count: ``ORDER[n][leader]``.
-ORDER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+ORDER: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in range(9)
 )
 
@@ -84,8 +86,8 @@ def max_by(cards: int, key: tuple[int, ...]) -> int:
 
 
 #: The cards worth 10 or more (aces and tens), and the trumps among them.
-RICH = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
-RICH_TRUMPS = RICH & TRUMPS
+RICH: Final = sum(1 << b for b in range(32) if POINTS_AT[b] >= 10)
+RICH_TRUMPS: Final = RICH & TRUMPS
 
 
 def cheapest_sure(cards: int) -> int:

@@ -59,15 +59,15 @@ from sheepshead.bots.bigsearch import (
 from sheepshead.bots.cardplay import absurd
 from sheepshead.bots.endgame import solve
 from sheepshead.bots.knowledge import Knowledge, beats, read_view
-from sheepshead.bots.playout import partners_of, playout, sim_of
+from sheepshead.bots.playout import partners_of, sim_of
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.rulebot import RuleBot
 from sheepshead.bots.sampler import Sampler
-from sheepshead.bots.sim import SimHand
 from sheepshead.bots.strength import PICK_THRESHOLDS
+from sheepshead.bots.worlds import world_values
 from sheepshead.cards import Card, Rank
 from sheepshead.hand import Phase
-from sheepshead.kernel import bit, mask_of
+from sheepshead.kernel import bit
 from sheepshead.view import SeatView
 
 __all__ = [
@@ -233,7 +233,6 @@ class ExpertBot:
     ) -> Card:
         """The option with the best mean game points over the sampled worlds, less its
         ``handicap`` (game points) if it has one."""
-        me = view.seat
         played = sum(len(t.cards) for t in view.tricks) + len(view.trick.cards)
         plays_left = view.players * view.rules.tricks - played
         most = self.worlds_at(view.players)
@@ -241,10 +240,6 @@ class ExpertBot:
         worlds = min(most, max(MIN_WORLDS, budget // (len(options) * plays_left)))
         sampler = Sampler(view, bury=self.read_bury)
         bits = [bit(card) for card in options]
-        value = [0.0] * len(options)
-        total = 0.0
-        template: SimHand | None = None
-        point_weight = self.point_weight
         # With ``endgame`` tricks or fewer left (this one included), each world's value
         # is its exact open-handed play (``endgame.solve``), not a playout; a leaster has
         # no two sides to solve for.
@@ -253,49 +248,33 @@ class ExpertBot:
             and view.rules.tricks - len(view.tricks) <= self.endgame
             and view.picker is not None
         )
-        # Late in a hand few worlds are possible, and the sampler draws some again: a
-        # world's playouts are a function of the world, so each is played once.
-        seen: dict[tuple[object, ...], list[float]] = {}
-        for _ in range(worlds):
-            world = sampler.sample(rng)
-            hands = [mask_of(h) for h in world.hands]
-            unknown = 0 if world.unknown is None else bit(world.unknown)
-            bury = mask_of(world.bury)
-            blind = world.blind or ()
-            key = (*hands, unknown, bury, mask_of(blind))
-            results = seen.get(key)
-            if results is None:
-                if template is None or sampler.facedown:
-                    base = template = sim_of(view, world)
-                else:
-                    # The public play is the same in every world: only the hidden
-                    # cards change.
-                    base = template.rewire(
-                        hands,
-                        partners_of(view, world),
-                        unknown,
-                        bury,
-                        sum(c.points for c in blind),
-                    )
-                results = seen[key] = []
-                for card in bits:
-                    sim = base.copy()
-                    sim.play(card)
-                    if exact:
-                        results.append(solve(sim, me, point_weight))
-                        continue
-                    playout(sim)
-                    score, own = sim.outcome(me)
-                    results.append(score + point_weight * own)
-            weight = world.weight
-            total += weight
-            for i, result in enumerate(results):
-                value[i] += weight * result
+        if exact:
+            value, total = self._exact_values(view, sampler, rng, worlds, bits)
+        else:
+            value, total = world_values(view, sampler, rng, worlds, bits, self.point_weight)
         if handicap:
             for i, option in enumerate(options):
                 value[i] -= handicap.get(option, 0.0) * total
         best = max(range(len(options)), key=value.__getitem__)
         return options[best]
+
+    def _exact_values(
+        self, view: SeatView, sampler: Sampler, rng: Rng, worlds: int, bits: list[int]
+    ) -> tuple[list[float], float]:
+        """``worlds.world_values`` with each world's value its exact open-handed play of
+        the hand's last tricks (``endgame.solve``) instead of a playout."""
+        me = view.seat
+        value = [0.0] * len(bits)
+        total = 0.0
+        for _ in range(worlds):
+            world = sampler.sample(rng)
+            base = sim_of(view, world)
+            total += world.weight
+            for i, card in enumerate(bits):
+                sim = base.copy()
+                sim.play(card)
+                value[i] += world.weight * solve(sim, me, self.point_weight)
+        return value, total
 
 
 def _searched(asked: bool | None, view: SeatView, tables: Collection[str]) -> bool:

@@ -24,6 +24,8 @@ class Problem:
 
     __slots__ = (
         "cap",
+        "card_outside",
+        "counts",
         "family",
         "free",
         "hold_options",
@@ -69,6 +71,10 @@ class Problem:
         self.outside = {
             m: tuple((i, self.family[i]) for i in sets if m & ~self.family[i]) for m in masks
         }
+        #: Per tight card (by its index): how many holders it may go to, and its
+        #: ``outside`` sets, so that ``place`` looks nothing up by mask.
+        self.counts = [m.bit_count() for _, m in self.tight_cards]
+        self.card_outside = [self.outside[m] for _, m in self.tight_cards]
         #: ``Sampler.sample``'s hold cards, by (suit, holder): they depend on the problem only.
         self.hold_options: dict[tuple[Suit, int], list[Card]] = {}
 
@@ -105,46 +111,51 @@ def place(problem: Problem, rng: Rng, first: tuple[Card, int] | None) -> list[li
     size = problem.size
     room = problem.cap[:]
     slack = problem.slack[:]
-    holds, inside, outside = problem.holds, problem.inside, problem.outside
+    holds, inside, outside = problem.holds, problem.inside, problem.card_outside
+    tight, counts = problem.tight_cards, problem.counts
     holders = range(size)
     below = rng.below
     out: list[list[Card]] = [[] for _ in holders]
-    cards = problem.tight_cards[:]
-    rng.shuffle(cards)
-    # The most restricted cards first: they have the fewest places left.
-    cards.sort(key=lambda cm: cm[1].bit_count())
+    # The cards in random order (the same draws as shuffling the cards themselves),
+    # then the most restricted first, a stable sort by how many holders each may go
+    # to: they have the fewest places left.
+    order = list(range(len(tight)))
+    rng.shuffle(order)
+    buckets: list[list[int]] = [[] for _ in range(8)]
+    for i in order:
+        buckets[counts[i]].append(i)
+    order = [i for bucket in buckets for i in bucket]
     forced = -1
     if first is not None:
         card, forced = first
-        at = next(i for i, (c, _) in enumerate(cards) if c is card)
-        cards.insert(0, cards.pop(at))
-    for card, mask in cards:
+        at = next(j for j, i in enumerate(order) if tight[i][0] is card)
+        order.insert(0, order.pop(at))
+    for i in order:
+        card, mask = tight[i]
         if forced >= 0:
             h, forced = forced, -1
         else:
             # Holders in a set with no slack left may take only cards bound to that set.
             barred = 0
-            for i, f in outside[mask]:
-                if slack[i] == 0:
+            for j, f in outside[i]:
+                if slack[j] == 0:
                     barred |= f
-            allowed = mask & ~barred
-            options: list[int] = []
+            allowed = _HOLDERS_IN[mask & ~barred]
             weights = 0
-            for h in _HOLDERS_IN[allowed]:
-                if room[h]:
-                    options.append(h)
-                    weights += room[h]
+            for h in allowed:
+                weights += room[h]
+            # A holder with no room adds nothing to the draw, so it is never the one.
             pick = below(weights)
-            for h in options:
+            for h in allowed:
                 pick -= room[h]
                 if pick < 0:
                     break
         room[h] -= 1
         out[h].append(card)
-        for i in holds[h]:
-            slack[i] -= 1
-        for i in inside[mask]:
-            slack[i] += 1
+        for j in holds[h]:
+            slack[j] -= 1
+        for j in inside[mask]:
+            slack[j] += 1
     free = problem.free[:]
     rng.shuffle(free)
     at = 0

@@ -12,7 +12,7 @@ does not depend on where ``table_of`` puts the cards it cannot see.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Final
 
 from sheepshead import kernel
 from sheepshead.bots.cardkeys import (
@@ -48,16 +48,11 @@ from sheepshead.kernel import (
 
 __all__ = ["choose", "partners_of", "playout", "sim_of", "table_of"]
 
-_FAIL_SUITS = (0, 1, 2)
+_FAIL_SUITS: Final = (0, 1, 2)
 
 
-Policy = Callable[[SimHand, int, int], int]
 #: JC, the weakest card a three-handed picker leads from two trumps (bits: QC 31 ... 7D 18).
-_JC = 27
-
-#: The lead policy of each seat, by head count and picker's side (seats as a mask):
-#: the same few lists serve every playout. Never edited in place.
-_LEADS: dict[tuple[int, int], list[Policy]] = {}
+_JC: Final = 27
 
 
 def playout(sim: SimHand) -> None:
@@ -68,41 +63,30 @@ def playout(sim: SimHand) -> None:
     and ``choose``."""
     last = sim.total_tricks - 1
     if sim.trick_no < last:
-        n = sim.n
-        if sim.leaster:
-            follow: Policy = _leaster
-            leads = [follow] * n
-        else:
-            follow = _follow
-            leads = _LEADS.get((n, sim.side)) or _leads(n, sim.side)
         if sim.trick:
-            _trick(sim, None, follow)
+            _trick(sim, False)
         while sim.trick_no < last:
-            _trick(sim, leads[sim.turn], follow)
+            _trick(sim, True)
     if sim.trick_no == last:
         sim.finish()
 
 
-def _leads(n: int, side: int) -> list[Policy]:
-    leads: list[Policy] = [_picker_side_lead if side >> s & 1 else _defender_lead for s in range(n)]
-    _LEADS[n, side] = leads
-    return leads
-
-
-def _trick(sim: SimHand, lead: Policy | None, follow: Policy) -> None:
-    """The trick to its end: its lead by ``lead`` (None: the trick is under way), the
-    follows by ``follow`` (``SimHand.play`` and ``_end_trick`` written out).
+def _trick(sim: SimHand, lead: bool) -> None:
+    """The trick to its end: its lead (unless ``lead`` is False: the trick is under
+    way) and its follows by the policy (``SimHand.play`` and ``_end_trick`` written
+    out; each policy called directly, which compiled is a plain C call).
     ``kernel.legal`` is asked only where the called suit or the picker's unknown card
     may bind the seat: for the rest, the cards of the suit led, else any."""
     hands, voids, trick = sim.hands, sim.voids, sim.trick
     picker, called, cs, unk = sim.picker, sim.called, sim.cs, sim.unk
     trick_no, leader, n = sim.trick_no, sim.leader, sim.n
-    if lead is not None:  # the seat to lead is the trick's leader
+    leaster = sim.leaster
+    if lead:  # the seat to lead is the trick's leader
         hand = hands[leader]
         legal = hand
         if cs >= 0 and sim.called_led < 0 and hand & (hand - 1):
             legal = sim.legal()  # the called suit's duties
-        card = lead(sim, leader, legal) if legal & (legal - 1) else legal
+        card = _lead(sim, leader, legal) if legal & (legal - 1) else legal
         hands[leader] = hand ^ card
         played = sim.played = sim.played | card
         pos = card.bit_length() - 1
@@ -141,7 +125,7 @@ def _trick(sim: SimHand, lead: Policy | None, follow: Policy) -> None:
         if legal & (legal - 1):
             # The policy reads the play so far; a forced card needs none of it.
             sim.played, sim.trick_points = played, points
-            card = follow(sim, seat, legal)
+            card = _leaster(sim, seat, legal) if leaster else _follow(sim, seat, legal)
         else:
             card = legal
         hands[seat] = hand ^ card
@@ -190,13 +174,20 @@ def choose(sim: SimHand) -> int:
 def _decide(sim: SimHand, legal: int) -> int:
     """``choose`` where there is a choice (``legal`` has two cards or more)."""
     me = sim.turn
+    if not sim.trick:
+        return _lead(sim, me, legal)
     if sim.leaster:
         return _leaster(sim, me, legal)
-    if not sim.trick:
-        if sim.side >> me & 1:
-            return _picker_side_lead(sim, me, legal)
-        return _defender_lead(sim, me, legal)
     return _follow(sim, me, legal)
+
+
+def _lead(sim: SimHand, me: int, legal: int) -> int:
+    """The lead of seat ``me`` (to lead), ``legal`` holding two cards or more."""
+    if sim.leaster:
+        return _leaster(sim, me, legal)
+    if sim.side >> me & 1:
+        return _picker_side_lead(sim, me, legal)
+    return _defender_lead(sim, me, legal)
 
 
 # Counting -----------------------------------------------------------------------
@@ -400,7 +391,7 @@ def _follow_partner(
 
 
 #: Head counts where the picker's side never banks a sure ace or ten (docs/bots.md).
-_NO_WASTE = frozenset({3})
+_NO_WASTE: Final = frozenset({3})
 
 
 def _follow_for_picker(

@@ -9,20 +9,17 @@ and Vigna, 2018) is seeded from SHA-256, so any byte string gives a good state.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_TWO64 = 1 << 64
-_TWO32 = 1 << 32
-_M32 = _TWO32 - 1
-#: ``2**64 % n`` (the rejection's remainder), worked out once for the small bounds.
-_SMALL = 64
-_REM = (0, *[_TWO64 % n for n in range(1, _SMALL)])
+_MASK: Final = (1 << 64) - 1
+_TWO64: Final = 1 << 64
+_TWO32: Final = 1 << 32
+_M32: Final = _TWO32 - 1
 #: Bounds from here up take ``below``'s plain 64-bit path (see ``_below``).
-_BIG = 1 << 30
+_BIG: Final = 1 << 30
 
 
 class Rng:
@@ -76,14 +73,17 @@ class Rng:
         s3 = rotl(s3, 45)``, each on halves (products carried from low to high)."""
         h0, l0, h1, l1 = self._h0, self._l0, self._h1, self._l1
         h2, l2, h3, l3 = self._h2, self._l2, self._h3, self._l3
-        low = l1 * 5
+        # x * 5 and x * 9 as shifts and adds: compiled, a product of a 32-bit half
+        # would take the slow path of big integers (mypyc treats any factor of 2**30
+        # or more as a possible overflow), a shift does not.
+        low = (l1 << 2) + l1
         xl = low & _M32
-        xh = (h1 * 5 + (low >> 32)) & _M32
+        xh = ((h1 << 2) + h1 + (low >> 32)) & _M32
         rh = ((xh << 7) | (xl >> 25)) & _M32
         rl = ((xl << 7) | (xh >> 25)) & _M32
-        low = rl * 9
+        low = (rl << 3) + rl
         out_l = low & _M32
-        out_h = (rh * 9 + (low >> 32)) & _M32
+        out_h = ((rh << 3) + rh + (low >> 32)) & _M32
         th = ((h1 << 17) | (l1 >> 15)) & _M32
         tl = (l1 << 17) & _M32
         h2 ^= h0
@@ -124,7 +124,10 @@ class Rng:
                     return x % n
         # The limit is 2**64 - rem: its high half all ones (rem < 2**30), its low half
         # 2**32 - rem; a draw is kept below it. (h % n) << 32 | l stays under 2**62.
-        rem = _REM[n] if n < _SMALL else _TWO64 % n
+        # 2**64 % n, as (2**32 % n)**2 % n: small integers only, which the compiled
+        # search keeps unboxed (n < 2**30, so the square stays under 2**60).
+        half = _TWO32 % n
+        rem = half * half % n
         cut = _TWO32 - rem
         while True:
             high, low = self._next()
@@ -140,11 +143,11 @@ class Rng:
             raise IndexError("choice from an empty sequence")
         return seq[self.below(len(seq))]
 
-    def shuffle(self, items: MutableSequence[T]) -> None:
+    def shuffle(self, items: list[T]) -> None:
         """Fisher–Yates, in place: ``below(i + 1)`` for i from the last index down to 1."""
-        below = self._below
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            # ``self._below``, not a bound method kept aside: compiled, a direct call.
+            j = self._below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def fork(self, label: str | bytes) -> Rng:

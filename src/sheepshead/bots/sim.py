@@ -12,6 +12,7 @@ it agrees with ``Game`` on legal cards, trick winners and scores for every prese
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from sheepshead import kernel
 from sheepshead.bots.cardkeys import BEATERS, ORDER
@@ -57,12 +58,12 @@ def _known(n: int, picker: int, side: int, second: int) -> tuple[list[list[int]]
 
 #: ``_known`` by its arguments: at most a few thousand (seats, picker, side masks).
 #: The tables are shared, so never edited in place (as ``rel`` already was not).
-_KNOWN: dict[tuple[int, int, int, int], tuple[list[list[int]], list[list[int]]]] = {}
+_KNOWN: Final[dict[tuple[int, int, int, int], tuple[list[list[int]], list[list[int]]]]] = {}
 
 
 #: Every attribute of a ``SimHand``: its ``__slots__``, and what a test compares field by
 #: field (a class compiled by mypyc, ``sheepshead.native``, has no ``__slots__`` to read).
-FIELDS: tuple[str, ...] = (
+FIELDS: Final[tuple[str, ...]] = (
     "best",
     "best_seat",
     "blind_points",

@@ -5,6 +5,7 @@ that scores high)."""
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from sheepshead.cards import DECK, FAIL_SUITS, Card, Rank, ace_of, ten_of
 from sheepshead.kernel import SUIT_KEY, SUIT_MASK, TRUMPS
@@ -32,7 +33,7 @@ __all__ = [
 #: docs/bots.md); with version 5's stronger pickers, every seat again: 4-handed by 0.2,
 #: the jack of diamonds by 0.1, each bringing its leasters under 15%. The standard
 #: level's are ``STANDARD_PICK_THRESHOLDS``.
-PICK_THRESHOLDS: tuple[tuple[str, tuple[float, ...]], ...] = (
+PICK_THRESHOLDS: Final[tuple[tuple[str, tuple[float, ...]], ...]] = (
     ("3/none", (11.1, 11.5, 10.6)),
     ("4/none", (8.2, 8.6, 7.8, 6.4)),
     ("4/called-ace", (4.6, 5.0, 4.2, 3.6)),
@@ -47,7 +48,7 @@ PICK_THRESHOLDS: tuple[tuple[str, tuple[float, ...]], ...] = (
 #: Not the expert's: its six-handed pick search, with a bonus for picking, brings a
 #: table of experts to 14% already, and moving its thresholds too cost it 0.104 a hand
 #: in all (docs/bots.md, "Leasters at six-handed tables").
-STANDARD_PICK_THRESHOLDS: tuple[tuple[str, tuple[float, ...]], ...] = tuple(
+STANDARD_PICK_THRESHOLDS: Final[tuple[tuple[str, tuple[float, ...]], ...]] = tuple(
     (key, tuple(round(t - 0.3, 3) for t in row) if key == "6/jack-of-diamonds" else row)
     for key, row in PICK_THRESHOLDS
 )
@@ -58,7 +59,7 @@ def table_key(view: SeatView) -> str:
     return f"{view.players}/{view.rules.partner.value}"
 
 
-_TRUMP_VALUE = {
+_TRUMP_VALUE: Final = {
     "QC": 3.0,
     "QS": 2.7,
     "QH": 2.5,
@@ -86,12 +87,12 @@ def card_strength(card: Card) -> float:
 
 #: The standard level cracks with a ``crack_defence`` of at least this, for six cards a
 #: seat (scaled by the cards a seat holds); the sampler reads a crack by it.
-CRACK_THRESHOLD = 9.0
+CRACK_THRESHOLD: Final = 9.0
 #: Reading a crack: how wide the step from "no crack" to "crack" is, in points of
 #: ``crack_defence`` (a trump is worth 1.2 to 3.0), and the least chance either way, so
 #: a table of people (or beginners, who crack at 8) leaves every world possible.
-CRACK_SCALE = 1.0
-CRACK_FLOOR = 0.03
+CRACK_SCALE: Final = 1.0
+CRACK_FLOOR: Final = 0.03
 
 
 def per_six_cards(threshold: float, cards_per_seat: int) -> float:
@@ -134,8 +135,8 @@ def hand_strength(cards: tuple[Card, ...] | list[Card]) -> float:
     return score
 
 
-_STRENGTH: dict[Card, float] = {c: card_strength(c) for c in DECK}
+_STRENGTH: Final[dict[Card, float]] = {c: card_strength(c) for c in DECK}
 #: Per fail suit, in ``FAIL_SUITS`` order: its cards, its ten and its ace, as masks.
-_SUITS: tuple[tuple[int, int, int], ...] = tuple(
+_SUITS: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (SUIT_MASK[SUIT_KEY[s]], ten_of(s).bit, ace_of(s).bit) for s in FAIL_SUITS
 )
