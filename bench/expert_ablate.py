@@ -91,7 +91,7 @@ from sheepshead.bots.knowledge import beats, read_view
 from sheepshead.bots.playout import choose as policy_choose
 from sheepshead.bots.playout import playout as v2_playout
 from sheepshead.bots.rng import Rng
-from sheepshead.bots.sampler import PASS_FLOOR, PASS_SCALE, Sampler, pass_likelihood
+from sheepshead.bots.sampler import PASS_FLOOR, PASS_SCALE, Sampler, World, pass_likelihood
 from sheepshead.bots.sim import SimHand
 from sheepshead.bots.simview import dealt_of, partners_of, sim_of
 from sheepshead.cards import DECK, Card
@@ -394,7 +394,7 @@ def _resampled(
     for w, world in zip(weights, pool, strict=True):
         acc += w
         while i < worlds and at < acc:
-            out.append(replace(world, weight=1.0))
+            out.append(World(world.hands, world.bury, world.blind, world.unknown, 1.0))
             at += step
             i += 1
     while len(out) < worlds:

@@ -292,6 +292,9 @@ def trick_winner(trick: Sequence[int], unk: int, cs: int) -> int:
 _FORCED_PICK: Final = NobodyPicks.FORCED_PICK
 #: The winning results (``Result.is_win``, without the property's call).
 _WINS: Final = frozenset(r for r in Result if r.is_win)
+#: ``picker_score``'s result, whether it wins and its base multiplier, by the picker's
+#: side's points and tricks and the hand's tricks (``points << 8 | won << 4 | tricks``).
+_RESULTS: Final[dict[int, tuple[Result, bool, int]]] = {}
 
 
 def hand_multiplier(multiplier: int, cracks: int) -> int:
@@ -319,11 +322,17 @@ def picker_score(
     """The result, each seat's game points and the whole multiplier of a picked hand.
     ``side`` is the picker's side as a mask over seats; ``points`` and ``tricks_won``
     its card points (the bury included) and tricks; ``multiplier`` counts the cracks."""
-    result = picker_result(points, tricks_won, tricks)
-    win = result in _WINS
+    # Search scores every playout: the result's lookups (an enum member's hash runs as
+    # Python) once per points and tricks, not once per hand.
+    key = points << 8 | tricks_won << 4 | tricks
+    known = _RESULTS.get(key)
+    if known is None:
+        found = picker_result(points, tricks_won, tricks)
+        known = _RESULTS[key] = (found, found in _WINS, RESULT_MULTIPLIER[found])
+    result, win, base = known
     if not win and bump:
         multiplier *= 2
-    m = RESULT_MULTIPLIER[result] * multiplier
+    m = base * multiplier
     each = m if win else -m
     scores = [0] * players
     for seat in range(players):

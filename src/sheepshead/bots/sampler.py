@@ -53,7 +53,7 @@ would have buried a card the picker has since played, weighs less.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import Final
 
 from sheepshead import kernel
 from sheepshead.bots.burial import BURY_FLOOR, rule_split
@@ -77,22 +77,48 @@ __all__ = ["PASS_SCALE", "Sampler", "World", "pass_likelihood", "plays_of"]
 _JD = Card.parse("JD")
 
 
-@dataclass(frozen=True, slots=True)
 class World:
     """One guess at the hidden cards, whole: every seat's cards now (this seat's own
-    included), the picker's bury, the blind, the picker's unknown card."""
+    included), the picker's bury, the blind, the picker's unknown card. Never changed
+    once made (its fields are ``Final``). A plain class, not a dataclass: compiled, a
+    dataclass's generated ``__init__`` runs as Python, once for every world drawn."""
 
-    #: Every seat's cards now.
-    hands: tuple[tuple[Card, ...], ...]
-    #: The picker's bury; () when nobody has buried.
-    bury: tuple[Card, ...]
-    #: The blind when nobody has taken it (before the pick, or in a leaster), or the
-    #: picker's own blind; None when another seat picked (its blind is in its cards).
-    blind: tuple[Card, ...] | None
-    #: The picker's unknown card, in hand or played face down; None without one.
-    unknown: Card | None
-    #: The weight of this world in an average (it corrects the sampler's bias).
-    weight: float
+    __slots__ = ("blind", "bury", "hands", "unknown", "weight")
+
+    def __init__(
+        self,
+        hands: tuple[tuple[Card, ...], ...],
+        bury: tuple[Card, ...],
+        blind: tuple[Card, ...] | None,
+        unknown: Card | None,
+        weight: float,
+    ) -> None:
+        #: Every seat's cards now.
+        self.hands: Final = hands
+        #: The picker's bury; () when nobody has buried.
+        self.bury: Final = bury
+        #: The blind when nobody has taken it (before the pick, or in a leaster), or the
+        #: picker's own blind; None when another seat picked (its blind is in its cards).
+        self.blind: Final = blind
+        #: The picker's unknown card, in hand or played face down; None without one.
+        self.unknown: Final = unknown
+        #: The weight of this world in an average (it corrects the sampler's bias).
+        self.weight: Final = weight
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.hands, self.bury, self.blind, self.unknown, self.weight)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, World) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"World(hands={self.hands!r}, bury={self.bury!r}, blind={self.blind!r},"
+            f" unknown={self.unknown!r}, weight={self.weight!r})"
+        )
 
 
 def plays_of(view: SeatView) -> list[tuple[int, Card | None, int]]:
@@ -159,6 +185,8 @@ class Sampler:
         rules = view.rules
         picker = view.picker
         self.me = me
+        #: The head count (``view.players`` is a property: Python, every world).
+        self.players = n
         plays = plays_of(view)
         played = [0] * n
         seen: set[Card] = set(view.cards)
@@ -520,7 +548,7 @@ class Sampler:
 
     def _world(self, placed: list[list[Card]], prior: float = 1.0) -> World:
         view = self.view
-        n = view.players
+        n = self.players
         hands: list[tuple[Card, ...]] = []
         unknown: Card | None = view.unknown
         if self.unknown_holder >= 0:

@@ -14,7 +14,7 @@ from sheepshead.cards import Card
 from sheepshead.kernel import bit
 from sheepshead.view import SeatView
 
-__all__ = ["dealt_of", "partners_of", "sim_of", "table_of"]
+__all__ = ["Partners", "dealt_of", "partners_of", "sim_of", "table_of"]
 
 
 # The seat's own table -------------------------------------------------------------
@@ -33,19 +33,48 @@ def table_of(view: SeatView) -> SimHand:
 
 def partners_of(view: SeatView, world: World) -> frozenset[int]:
     """The picker's partners in the world: the called card's holder (and a second)."""
-    called, picker = view.called, view.picker
-    if picker is None or called is None or view.alone:
-        return frozenset()
-    # Its holder in the world, else the seat that played it (a card played is in no
-    # hand): the cheap look first, since search asks it for every world.
-    holder = next((s for s, cards in enumerate(world.hands) if called in cards), None)
-    if holder is None:
-        holder = next((seat for seat, card, _ in plays_of(view) if card is called), None)
-    if holder is None:  # only if the sampler had to drop the view's constraints
-        return frozenset()
-    if view.rules.second_partner:
-        return frozenset((holder, (picker - 1) % view.players))
-    return frozenset((holder,))
+    return Partners(view).of(world)
+
+
+class Partners:
+    """``partners_of`` for one view and any of its worlds: what it reads of the view,
+    read once (search asks it for every world)."""
+
+    __slots__ = ("called", "none", "played_by", "second")
+
+    def __init__(self, view: SeatView) -> None:
+        called, picker = view.called, view.picker
+        #: No partner to find: nobody picked, nothing called, or the picker alone.
+        self.none = picker is None or called is None or view.alone
+        self.called = called
+        #: The seat that played the called card, if it was played (a card played is in
+        #: no hand); -1 if not.
+        self.played_by = -1
+        #: The picker's right-hand seat, a second partner; -1 without one.
+        self.second = -1
+        if picker is not None and not self.none:
+            by = next((seat for seat, card, _ in plays_of(view) if card is called), None)
+            self.played_by = -1 if by is None else by
+            if view.rules.second_partner:
+                self.second = (picker - 1) % view.players
+
+    def of(self, world: World) -> frozenset[int]:
+        if self.none:
+            return frozenset()
+        # Its holder in the world, else the seat that played it: the cheap look first.
+        called = self.called
+        holder = -1
+        for s, cards in enumerate(world.hands):
+            if called in cards:
+                holder = s
+                break
+        if holder < 0:
+            holder = self.played_by
+        if holder < 0:  # only if the sampler had to drop the view's constraints
+            return frozenset()
+        if self.second >= 0:
+            return frozenset((holder, self.second))
+        return frozenset((holder,))
 
 
 def sim_of(view: SeatView, world: World) -> SimHand:

@@ -13,7 +13,7 @@ from sheepshead.bots.playout import playout
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
 from sheepshead.bots.sim import SimHand
-from sheepshead.bots.simview import partners_of, sim_of
+from sheepshead.bots.simview import Partners, sim_of
 from sheepshead.cards import Card
 from sheepshead.kernel import bit, mask_of
 from sheepshead.view import SeatView
@@ -37,6 +37,7 @@ def world_values(
     total = 0.0
     template: SimHand | None = None
     facedown = sampler.facedown
+    partners = Partners(view)
     # Late in a hand few worlds are possible, and the sampler draws some again: a
     # world's playouts are a function of the world, so each is played once.
     seen: dict[tuple[int, ...], list[float]] = {}
@@ -59,7 +60,7 @@ def world_values(
                 if blind is not None:
                     for c in blind:
                         blind_points += c.points
-                base = template.rewire(hands, partners_of(view, world), unknown, bury, blind_points)
+                base = template.rewire(hands, partners.of(world), unknown, bury, blind_points)
             results = []
             for card in cards:
                 sim = base.copy()
