@@ -293,7 +293,8 @@ _FORCED_PICK: Final = NobodyPicks.FORCED_PICK
 #: The winning results (``Result.is_win``, without the property's call).
 _WINS: Final = frozenset(r for r in Result if r.is_win)
 #: ``picker_score``'s result, whether it wins and its base multiplier, by the picker's
-#: side's points and tricks and the hand's tricks (``points << 8 | won << 4 | tricks``).
+#: side's points and tricks and the hand's tricks (``points << 8 | won << 4 | tricks``:
+#: a hand has at most ten tricks, three-handed, so each count fits its four bits).
 _RESULTS: Final[dict[int, tuple[Result, bool, int]]] = {}
 
 
