@@ -195,7 +195,7 @@ PINNED_TABLES: dict[str, dict[str, str]] = {
     "four-handed-called-ace": {
         "beginner": "759707e807371fa8",
         "standard": "dd25d4853d5003c2",
-        "expert": "3df967efdb79439d",
+        "expert": "de60f2c2c43eb05b",
     },
     "six-handed": {
         "beginner": "5502cddbb11a9456",

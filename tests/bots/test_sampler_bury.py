@@ -80,9 +80,15 @@ def test_the_expert_reading_the_bury_plays_legally_and_deterministically() -> No
         game = game.apply(action)
 
 
-def test_the_three_handed_worlds_read_the_bury_and_the_five_handed_do_not() -> None:
+def test_the_worlds_read_the_bury_at_three_handed_and_called_ace_four_handed_tables() -> None:
     standard = RuleBot("standard")
-    for preset, reads in (("three-handed", True), ("standard", False)):
+    for preset, reads in (
+        ("three-handed", True),
+        ("four-handed-called-ace", True),
+        ("standard", False),
+        ("four-handed", False),
+        ("six-handed", False),
+    ):
         rules = PRESETS[preset]
         found = 0
         for index in range(40):

@@ -44,10 +44,11 @@ the defence. ``bench/sampler_quality.py`` measures the gain (``docs/bots.md``).
 ``Sampler(view, read=False)`` leaves it out.
 
 **Reading the bury** (``Sampler(view, bury=True)``; by default at ``BURY_TABLES``,
-the three-handed table). Each world's picker cards (its hand and bury) are split
-again as the standard level buries (``burial.rule_split``), where the view allows
-that split; a world whose cards the rule would have split otherwise, or whose rule
-would have buried a card the picker has since played, weighs less.
+the three-handed and four-handed called-ace tables). Each world's picker cards (its
+hand and bury) are split again as the standard level buries (``burial.rule_split``),
+where the view allows that split; a world whose cards the rule would have split
+otherwise, or whose rule would have buried a card the picker has since played, weighs
+less.
 """
 
 from __future__ import annotations
@@ -143,10 +144,12 @@ SHOWN_DEFENDER = 0.05
 #: The tables (``table_key``) where the picker's cards in a world are split as the
 #: standard level buries (``burial.py``). Three-handed: +0.025 [+0.004, +0.045] game
 #: points a hand for the expert among turn 1's experts (2,000 deals; +0.034 on the
-#: tuning deals, +0.016 on the evaluation deals). Not five-handed, where it gained
-#: nothing measurable (-0.005 [-0.021, +0.011], 2,000 deals): docs/bots.md, "Reading
-#: the bury".
-BURY_TABLES: frozenset[str] = frozenset({"3/none"})
+#: tuning deals, +0.016 on the evaluation deals). Four-handed called ace (a four-card
+#: bury): +0.022 [+0.006, +0.039] (2,000 deals; +0.013 tuning, +0.031 evaluation). Not
+#: five-handed, where it gained nothing measurable (-0.005 [-0.021, +0.011], 2,000
+#: deals), nor four- or six-handed (-0.013 and +0.002 on the tuning deals):
+#: docs/bots.md, "Reading the bury".
+BURY_TABLES: frozenset[str] = frozenset({"3/none", "4/called-ace"})
 #: The pick thresholds the auction is read against: the expert's, which are the standard
 #: level's but at six-handed tables (``strength.STANDARD_PICK_THRESHOLDS``).
 _THRESHOLDS = dict(PICK_THRESHOLDS)
