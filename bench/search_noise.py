@@ -33,9 +33,9 @@ from sheepshead.bots import expert as live
 from sheepshead.bots import seed_rng
 from sheepshead.bots.arena import deal_seed, play_hand
 from sheepshead.bots.knowledge import read_view
-from sheepshead.bots.playout import playout, sim_of
 from sheepshead.bots.rng import Rng
 from sheepshead.bots.sampler import Sampler
+from sheepshead.bots.worlds import world_values
 from sheepshead.cards import Card
 from sheepshead.game import Game
 from sheepshead.hand import Phase
@@ -46,19 +46,9 @@ from sheepshead.view import SeatView
 
 def judge(view: SeatView, options: list[Card], rng: Rng, worlds: int) -> list[float]:
     """Each option's weighted mean game points over ``worlds`` sampled worlds."""
-    sampler = Sampler(view)
-    values = [0.0] * len(options)
-    total = 0.0
+    # The search's own sums (``worlds.world_values``), game points alone.
     bits = [bit(c) for c in options]
-    for _ in range(worlds):
-        world = sampler.sample(rng)
-        base = sim_of(view, world)
-        total += world.weight
-        for i, b in enumerate(bits):
-            sim = base.copy()
-            sim.play(b)
-            playout(sim)
-            values[i] += world.weight * sim.outcome(view.seat)[0]
+    values, total = world_values(view, Sampler(view), rng, worlds, bits, 0.0)
     return [v / total for v in values]
 
 
