@@ -6,8 +6,8 @@ standard bot, whose auction turn 1's experts play, buries the same way. A world 
 places the picker's hidden cards at random gives it a bury of about 10 card points
 where a standard picker buries about 13, so the defenders' worlds held the points and
 the fail suits the picker had put away. Where it reads the bury (``Sampler(view,
-bury=True)``; by default at ``sampler.BURY_TABLES``, the three-handed table), the
-sampler splits the picker's cards of each world (its hand and its bury, not the cards
+bury=True)``; by default at the tables of ``sampler.BURY_TABLES``), the sampler
+splits the picker's cards of each world (its hand and its bury, not the cards
 it played) as the rule would (``rule_split``), keeping the world's own bury first
 among equals, and weighs a world whose rule would have buried a card the picker has
 since played by how many card points its bury falls short (``BURY_SCALE``, at least
