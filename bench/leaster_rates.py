@@ -3,6 +3,8 @@ of a table of standard players, at every preset (issue 16).
 
     nice -n 5 .venv/bin/python bench/leaster_rates.py --deals 2000
     nice -n 5 .venv/bin/python bench/leaster_rates.py --levels expert --presets three-handed
+    nice -n 5 .venv/bin/python bench/leaster_rates.py --levels expert --presets three-handed \
+        --pick-bonus 3.0
 
 Who picks is settled in the auction, before any card is played, and every seat decides
 it from its own dealt cards and the passes before it: so only the auctions are played
@@ -12,6 +14,10 @@ seeded as the arena seats it. A hand "is a leaster" when every seat passed at a 
 whose rule for that is a leaster. Prints one JSON line per preset and level: the
 leaster rate with a 95% Wilson interval, the pick rate by seat position (first to
 speak is position 0; the dealer speaks last) and the rate of picks gone alone.
+
+``--pick-bonus B`` has the expert search its pick at the named presets with that bonus
+(``bigsearch.PICK_BONUS``, which the live expert reads at every decision), as
+``bench/expert_ablate.py --variant search_pick=1,pick_bonus=B`` does in a match.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from typing import Any
 
 from sheepshead import bots
 from sheepshead.actions import Alone
+from sheepshead.bots import bigsearch
 from sheepshead.bots.arena import bot_policy, deal_seed
 from sheepshead.game import Game
 from sheepshead.hand import Phase
@@ -98,9 +105,17 @@ def main() -> None:
     parser.add_argument("--levels", nargs="+", default=["standard", "expert"], choices=bots.LEVELS)
     parser.add_argument("--presets", nargs="+", default=list(PRESET_NAMES), choices=sorted(PRESETS))
     parser.add_argument("--version", default=bots.VERSION, help="the bots' version (default: live)")
+    parser.add_argument(
+        "--pick-bonus",
+        type=float,
+        default=None,
+        help="the live expert searches its pick with this bonus at these presets",
+    )
     args = parser.parse_args()
     for name in args.presets:
         rules = PRESETS[name]
+        if args.pick_bonus is not None:
+            bigsearch.PICK_BONUS[f"{rules.players}/{rules.partner.value}"] = args.pick_bonus
         if rules.nobody_picks is not NobodyPicks.LEASTER:
             print(
                 f"# {name}: nobody_picks is {rules.nobody_picks.value}, not a leaster",
@@ -109,6 +124,8 @@ def main() -> None:
         for level in args.levels:
             row = rates(rules, args.deals, args.first, args.deal_seed, level, args.version)
             row["preset"] = name
+            if args.pick_bonus is not None:
+                row["pick_bonus"] = args.pick_bonus
             print(json.dumps(row), flush=True)
 
 
