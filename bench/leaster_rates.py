@@ -112,6 +112,8 @@ def main() -> None:
         help="the live expert searches its pick with this bonus at these presets",
     )
     args = parser.parse_args()
+    if args.pick_bonus is not None and args.version != bots.VERSION:
+        parser.error("--pick-bonus changes the live expert only: leave --version out")
     for name in args.presets:
         rules = PRESETS[name]
         if args.pick_bonus is not None:
